@@ -14,10 +14,16 @@ public final class EventQueue {
     LIFECYCLE,
     /** Load and metric sampling. */
     METRICS,
-    /** Controllers: workload autoscaler, buffer controller, cluster autoscaler. */
+    /** The workload autoscaler (HPA/KEDA) writing replicas. */
+    WORKLOAD,
+    /** Workload controllers: Deployments and Jobs creating and deleting pods. */
     CONTROLLER,
+    /** The buffer controller's reconcile. */
+    BUFFER,
     /** The scheduler pass, after everything that could change what is pending. */
     SCHEDULER,
+    /** The cluster autoscaler iteration, which sees the pods the scheduler could not place. */
+    AUTOSCALER,
     /** Recording of per-tick samples, after the state of the tick has settled. */
     RECORD
   }

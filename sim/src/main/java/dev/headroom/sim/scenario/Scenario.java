@@ -1,11 +1,11 @@
 package dev.headroom.sim.scenario;
 
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A parsed simulation scenario: the cluster (node groups), the workloads with their autoscaling and load,
@@ -19,7 +19,7 @@ import java.util.Map;
  * @param seed default seed (the command line may override it)
  * @param sloPodWait pods that wait longer than this count as over the SLO
  * @param settings model settings (delays, jitter, intervals)
- * @param autoscalerOptions options handed to the autoscaler core (camelCase names, raw values)
+ * @param autoscalerOptions options of the autoscaler core (defaults plus the scenario's overrides)
  * @param nodeGroups node groups from {@code NodeGroup} documents
  * @param workloads Deployments scaled by the workload autoscaler
  * @param jobs batch jobs arriving on a schedule
@@ -34,14 +34,13 @@ public record Scenario(
     long seed,
     Duration sloPodWait,
     Settings settings,
-    Map<String, Object> autoscalerOptions,
+    AutoscalerOptions autoscalerOptions,
     List<NodeGroup> nodeGroups,
     List<Workload> workloads,
     List<Job> jobs,
     List<Strategy> strategies) {
 
   public Scenario {
-    autoscalerOptions = Map.copyOf(autoscalerOptions);
     nodeGroups = List.copyOf(nodeGroups);
     workloads = List.copyOf(workloads);
     jobs = List.copyOf(jobs);
@@ -68,14 +67,12 @@ public record Scenario(
    * @param metricsDelay age of the metrics the workload autoscaler reads (metrics pipeline lag)
    * @param provisioningJitter each new node's delay is {@code provisioningDelay ± uniform(jitter)}
    * @param bufferSyncInterval how often the buffer controller reconciles
-   * @param schedulerInterval how often the scheduler retries pods that did not fit
    */
   public record Settings(
       Duration preemptionDelay,
       Duration metricsDelay,
       Duration provisioningJitter,
-      Duration bufferSyncInterval,
-      Duration schedulerInterval) {}
+      Duration bufferSyncInterval) {}
 
   /**
    * A Deployment whose replicas the workload autoscaler sets.

@@ -2,6 +2,7 @@ package dev.headroom.sim.scenario;
 
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.nodegroup.NodeGroupDocument;
 import dev.headroom.core.nodegroup.NodeGroupFormatException;
@@ -118,11 +119,25 @@ public final class ScenarioParser {
     Duration sloWait = slo.required("podWait").duration();
 
     Scenario.Settings settings = settings(spec.get("model"));
-    Map<String, Object> autoscaler = new TreeMap<>();
+    AutoscalerOptions.Builder options = AutoscalerOptions.builder();
     if (spec.get("autoscaler") != null) {
       for (Map.Entry<String, YamlValue> e : spec.get("autoscaler").entries().entrySet()) {
-        autoscaler.put(e.getKey(), e.getValue().plain());
+        Object raw = e.getValue().plain();
+        if (raw instanceof Map || raw instanceof List) {
+          throw e.getValue().error("must be a single value");
+        }
+        try {
+          options.set(e.getKey(), String.valueOf(raw));
+        } catch (IllegalArgumentException ex) {
+          throw e.getValue().error(ex.getMessage());
+        }
       }
+    }
+    AutoscalerOptions autoscaler;
+    try {
+      autoscaler = options.build();
+    } catch (RuntimeException ex) {
+      throw spec.get("autoscaler") == null ? spec.error(ex.getMessage()) : spec.get("autoscaler").error(ex.getMessage());
     }
 
     List<YamlValue> groupValues = new ArrayList<>();
@@ -191,15 +206,13 @@ public final class ScenarioParser {
 
   private Scenario.Settings settings(YamlValue m) {
     if (m != null) {
-      m.allowOnly(Set.of("preemptionDelay", "metricsDelay", "provisioningJitter", "bufferSyncInterval",
-          "schedulerInterval"));
+      m.allowOnly(Set.of("preemptionDelay", "metricsDelay", "provisioningJitter", "bufferSyncInterval"));
     }
     return new Scenario.Settings(
         dur(m, "preemptionDelay", Duration.ofSeconds(5)),
         dur(m, "metricsDelay", Duration.ofSeconds(30)),
         dur(m, "provisioningJitter", Duration.ZERO),
-        positiveOr(m, "bufferSyncInterval", Duration.ofSeconds(10)),
-        positiveOr(m, "schedulerInterval", Duration.ofSeconds(1)));
+        positiveOr(m, "bufferSyncInterval", Duration.ofSeconds(10)));
   }
 
   private static NodeGroup nodeGroup(YamlValue g) {
