@@ -45,6 +45,7 @@ public record AutoscalerOptions(
     boolean bufferPodInjectionEnabled,
     int maxVirtualPodsPerBuffer,
     boolean realPodsFirst,
+    boolean salvoScaleUp,
     long randomSeed) {
 
   /** Flag names (kebab-case of the option names; CA spelling where CA has the flag). */
@@ -82,6 +83,7 @@ public record AutoscalerOptions(
   public static final String BUFFER_POD_INJECTION_ENABLED = "buffer-pod-injection-enabled";
   public static final String MAX_VIRTUAL_PODS_PER_BUFFER = "max-virtual-pods-per-buffer";
   public static final String REAL_PODS_FIRST = "real-pods-first";
+  public static final String SALVO_SCALE_UP = "salvo-scale-up";
   public static final String RANDOM_SEED = "random-seed";
 
   /** Default expander. */
@@ -125,6 +127,7 @@ public record AutoscalerOptions(
           true,
           10000,
           true,
+          false,
           0L);
 
   /** Flag name → default value text, for help output and documentation; generated from {@link #DEFAULTS}. */
@@ -171,6 +174,7 @@ public record AutoscalerOptions(
     m.put(BUFFER_POD_INJECTION_ENABLED, "" + o.bufferPodInjectionEnabled);
     m.put(MAX_VIRTUAL_PODS_PER_BUFFER, "" + o.maxVirtualPodsPerBuffer);
     m.put(REAL_PODS_FIRST, "" + o.realPodsFirst);
+    m.put(SALVO_SCALE_UP, "" + o.salvoScaleUp);
     m.put(RANDOM_SEED, "" + o.randomSeed);
     return Map.copyOf(m);
   }
@@ -276,6 +280,12 @@ public record AutoscalerOptions(
     public Builder maxVirtualPodsPerBuffer(int n) { return put("maxVirtualPodsPerBuffer", n); }
     public Builder realPodsFirst(boolean b) { return put("realPodsFirst", b); }
     public Builder randomSeed(long s) { return put("randomSeed", s); }
+    public Builder salvoScaleUp(boolean b) { return put("salvoScaleUp", b); }
+    public Builder scaleDownDelayAfterDelete(Duration d) { return put("scaleDownDelayAfterDelete", d); }
+    public Builder maxNodeStartupTime(Duration d) { return put("maxNodeStartupTime", d); }
+    public Builder unremovableNodeRecheckTimeout(Duration d) { return put("unremovableNodeRecheckTimeout", d); }
+    public Builder skipNodesWithLocalStorage(boolean b) { return put("skipNodesWithLocalStorage", b); }
+    public Builder skipNodesWithSystemPods(boolean b) { return put("skipNodesWithSystemPods", b); }
     public Builder enforceNodeGroupMinSize(boolean b) { return put("enforceNodeGroupMinSize", b); }
 
     /** The options. */
