@@ -1,8 +1,12 @@
 package dev.headroom.sim.adapters;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import dev.headroom.api.v1beta1.LocalObjectRef;
+import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.buffer.BufferClusterView;
+import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.BufferOutcome;
 import dev.headroom.core.buffer.BufferReconciler;
 import dev.headroom.core.buffer.BufferSettings;
@@ -18,6 +22,9 @@ import dev.headroom.sim.cluster.SimCluster;
 import dev.headroom.sim.cluster.SimPod;
 import dev.headroom.sim.scenario.Scenario;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
@@ -25,6 +32,7 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +57,11 @@ public final class SimBuffers {
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
   private long reconciles;
+  private String lastFingerprint = "";
+  private Instant nextResync = Instant.MIN;
+
+  /** Period of the controller's full resync, as an informer's resync period. */
+  public static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
 
   /**
    * Buffers for a strategy.
@@ -68,13 +81,41 @@ public final class SimBuffers {
       b.getMetadata().setGeneration(1L);
       b.getMetadata().setCreationTimestamp(created.toString());
       b.setSpec(SERIALIZATION.clone(d.spec()));
+      if (b.getSpec().getProvisioningStrategy() == null) {
+        // the CRD's schema default, which the API server applies on create
+        b.getSpec().setProvisioningStrategy(BufferConditions.STRATEGY_ACTIVE_CAPACITY);
+      }
       b.setStatus(new CapacityBufferStatus());
       buffers.put(d.namespace() + "/" + d.name(), b);
     }
   }
 
-  /** One controller pass over every namespace that has buffers. */
-  public void reconcile(Instant now) {
+  /**
+   * One controller pass over every namespace that has buffers, when something it watches changed since the
+   * last pass (a Deployment's replicas or status) or a full resync is due — the informer-driven controller's
+   * behaviour. Returns true when it reconciled.
+   */
+  public boolean reconcile(Instant now) {
+    String fingerprint = fingerprint();
+    if (fingerprint.equals(lastFingerprint) && now.isBefore(nextResync)) {
+      return false;
+    }
+    lastFingerprint = fingerprint;
+    nextResync = now.plus(RESYNC);
+    reconcileAll(now);
+    return true;
+  }
+
+  private String fingerprint() {
+    StringBuilder b = new StringBuilder();
+    for (DeploymentController d : deployments.values()) {
+      b.append(d.deployment().getMetadata().getGeneration()).append('/').append(d.deployment().getStatus().getReplicas())
+          .append(';');
+    }
+    return b.toString();
+  }
+
+  private void reconcileAll(Instant now) {
     reconciles++;
     for (String ns : new TreeSet<>(buffers.values().stream().map(b -> b.getMetadata().getNamespace()).toList())) {
       NamespaceResult result = reconciler.reconcileNamespace(ns, view, templates, resolver, now);
@@ -91,6 +132,7 @@ public final class SimBuffers {
           }
           computed.setConditions(merged);
           stored.setStatus(computed);
+          lastFingerprint = "";
         }
       }
     }
@@ -108,7 +150,7 @@ public final class SimBuffers {
   public List<CapacityBuffer> list() {
     List<CapacityBuffer> out = new ArrayList<>(buffers.size());
     for (CapacityBuffer b : buffers.values()) {
-      out.add(SERIALIZATION.clone(b));
+      out.add(copy(b));
     }
     return out;
   }
@@ -139,13 +181,48 @@ public final class SimBuffers {
     return reconciles;
   }
 
+  /** A deep copy of a buffer (as an informer cache hands out), without a serialisation round trip. */
+  static CapacityBuffer copy(CapacityBuffer b) {
+    CapacityBuffer c = new CapacityBuffer();
+    c.setMetadata(new ObjectMetaBuilder(b.getMetadata()).build());
+    CapacityBufferSpec s = b.getSpec();
+    if (s != null) {
+      CapacityBufferSpec cs = new CapacityBufferSpec();
+      cs.setProvisioningStrategy(s.getProvisioningStrategy());
+      cs.setPodTemplateRef(s.getPodTemplateRef() == null ? null : new LocalObjectRef(s.getPodTemplateRef().getName()));
+      cs.setScalableRef(s.getScalableRef() == null ? null : new ScalableRef(s.getScalableRef().getApiGroup(),
+          s.getScalableRef().getKind(), s.getScalableRef().getName()));
+      cs.setReplicas(s.getReplicas());
+      cs.setPercentage(s.getPercentage());
+      cs.setLimits(s.getLimits() == null ? null : new LinkedHashMap<>(s.getLimits()));
+      c.setSpec(cs);
+    }
+    CapacityBufferStatus st = b.getStatus();
+    if (st != null) {
+      CapacityBufferStatus cst = new CapacityBufferStatus();
+      cst.setPodTemplateRef(st.getPodTemplateRef() == null ? null : new LocalObjectRef(st.getPodTemplateRef().getName()));
+      cst.setReplicas(st.getReplicas());
+      cst.setPodTemplateGeneration(st.getPodTemplateGeneration());
+      cst.setProvisioningStrategy(st.getProvisioningStrategy());
+      List<Condition> conditions = new ArrayList<>();
+      if (st.getConditions() != null) {
+        for (Condition x : st.getConditions()) {
+          conditions.add(new ConditionBuilder(x).build());
+        }
+      }
+      cst.setConditions(conditions);
+      c.setStatus(cst);
+    }
+    return c;
+  }
+
   private final class View implements BufferClusterView {
     @Override
     public List<CapacityBuffer> buffers(String namespace) {
       List<CapacityBuffer> out = new ArrayList<>();
       for (CapacityBuffer b : buffers.values()) {
         if (b.getMetadata().getNamespace().equals(namespace)) {
-          out.add(SERIALIZATION.clone(b));
+          out.add(copy(b));
         }
       }
       return out;
@@ -162,7 +239,7 @@ public final class SimBuffers {
         return Optional.empty();
       }
       DeploymentController d = deployments.get(namespace + "/" + name);
-      return d == null ? Optional.empty() : Optional.of(SERIALIZATION.clone(d.deployment()));
+      return d == null ? Optional.empty() : Optional.of(new DeploymentBuilder(d.deployment()).build());
     }
 
     @Override

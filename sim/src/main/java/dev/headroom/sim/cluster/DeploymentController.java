@@ -124,6 +124,18 @@ public final class DeploymentController {
     }
   }
 
+  /**
+   * Creates the initial replicas as pods that were already running before the scenario starts: they bind
+   * on the first scheduling pass and are Ready at once.
+   */
+  public void bootstrap() {
+    while (live.size() < desired) {
+      live.add(cluster.createPod(origin, name, namespace, labels, podSpec, priority, "ReplicaSet", replicaSetName,
+          replicaSetUid, names.suffix(5), true));
+    }
+    deployment.getStatus().setReplicas(live.size());
+  }
+
   /** Creates missing pods and deletes surplus ones. */
   public void reconcile() {
     int count = 0;

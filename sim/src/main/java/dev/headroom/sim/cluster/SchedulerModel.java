@@ -1,18 +1,18 @@
 package dev.headroom.sim.cluster;
 
-import dev.headroom.core.autoscaler.SchedulingSimulation;
+import dev.headroom.core.scheduling.ClusterSnapshot;
+import dev.headroom.core.scheduling.Placement;
 import dev.headroom.sim.engine.EventQueue.Phase;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
  * The kube-scheduler stand-in. It binds pending pods, highest priority first (then oldest), to Ready nodes
- * with the core's placement ({@link SchedulingSimulation#schedule}, i.e. the same predicates the autoscaler
+ * with the core's placement ({@link ClusterSnapshot#schedulePodOnAnyNode}: the predicates the autoscaler
  * uses). A pod that fits nowhere may preempt lower-priority pods: the victims are chosen on a fork of the
  * core snapshot, they terminate during the preemption delay while the pod is nominated to the node, and the
  * pod binds on the next pass. Pods that still fit nowhere are marked {@code PodScheduled=False/Unschedulable}
@@ -80,7 +80,7 @@ public final class SchedulerModel {
       return;
     }
     pending.sort(QUEUE_ORDER);
-    SchedulingSimulation placement = cluster.placement();
+    ClusterSnapshot placement = cluster.placement();
     // pods of one owner with the same priority are identical: once one fits nowhere, the rest do not either
     Set<String> failedOwners = new HashSet<>();
     int readyNodes = 0;
@@ -95,9 +95,9 @@ public final class SchedulerModel {
         p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
         continue;
       }
-      Optional<String> node = placement.schedule(p.pod(), this::acceptable);
-      if (node.isPresent()) {
-        cluster.bind(p, node.get(), startupMillis.applyAsLong(p));
+      Placement placed = placement.schedulePodOnAnyNode(p.compiled(), i -> acceptable(placement, i));
+      if (placed instanceof Placement.Placed at) {
+        cluster.bind(p, at.nodeName(), startupMillis.applyAsLong(p));
         continue;
       }
       if (cluster.hasBoundPodBelow(p.priority()) && preempt(p)) {
@@ -108,8 +108,8 @@ public final class SchedulerModel {
     }
   }
 
-  private boolean acceptable(String nodeName) {
-    SimNode n = cluster.node(nodeName);
+  private boolean acceptable(ClusterSnapshot placement, int index) {
+    SimNode n = cluster.node(placement.node(index).name());
     return n != null && n.ready();
   }
 
@@ -119,7 +119,7 @@ public final class SchedulerModel {
    * highest-victim priority, then the name).
    */
   private boolean preempt(SimPod p) {
-    SchedulingSimulation placement = cluster.placement();
+    ClusterSnapshot placement = cluster.placement();
     String bestNode = null;
     List<SimPod> bestVictims = null;
     int bestTopPriority = Integer.MAX_VALUE;
@@ -138,14 +138,15 @@ public final class SchedulerModel {
         continue;
       }
       lower.sort(Comparator.comparingInt(SimPod::priority).thenComparing(Comparator.comparingLong(SimPod::createdAt).reversed()));
+      int nodeIndex = placement.nodeIndex(n.name());
       placement.fork();
       List<SimPod> victims = new ArrayList<>();
       boolean fits = false;
       try {
         for (SimPod q : lower) {
-          placement.removePod(q.pod());
+          placement.removePod(q.uid());
           victims.add(q);
-          if (placement.schedule(p.pod(), nodeName -> nodeName.equals(n.name())).isPresent()) {
+          if (placement.schedulePodOnAnyNode(p.compiled(), i -> i == nodeIndex).placed()) {
             fits = true;
             break;
           }
@@ -169,7 +170,8 @@ public final class SchedulerModel {
     }
     preemptions++;
     List<SimPod> victims = bestVictims;
-    victims.forEach(SimPod::markVictim);
+    String deletion = cluster.clock().instant().toString();
+    victims.forEach(v -> v.markVictim(deletion));
     p.nominate(bestNode);
     cluster.events().after(preemptionDelayMillis, Phase.LIFECYCLE, () -> {
       for (SimPod v : victims) {

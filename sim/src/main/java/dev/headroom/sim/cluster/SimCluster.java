@@ -1,7 +1,8 @@
 package dev.headroom.sim.cluster;
 
-import dev.headroom.core.autoscaler.SchedulingSimulation;
 import dev.headroom.core.resources.EffectiveRequests;
+import dev.headroom.core.scheduling.ClusterSnapshot;
+import dev.headroom.core.scheduling.SchedulingCompiler;
 import dev.headroom.sim.engine.EventQueue;
 import dev.headroom.sim.engine.EventQueue.Phase;
 import dev.headroom.sim.engine.VirtualClock;
@@ -23,8 +24,8 @@ import java.util.function.Consumer;
 
 /**
  * The simulated cluster's objects: Nodes and Pods as API objects, with their lifecycle. It keeps a
- * long-lived core {@link SchedulingSimulation} in step with the bound pods on Ready nodes, which the
- * {@link SchedulerModel} places pods with. Wait times are reported to a {@link WaitRecorder}.
+ * long-lived core {@link ClusterSnapshot} in step with the Ready nodes and their bound pods, which the
+ * {@link SchedulerModel} places pods with (the core's predicates). Wait times go to a {@link WaitRecorder}.
  */
 public final class SimCluster {
 
@@ -34,9 +35,13 @@ public final class SimCluster {
     void record(SimPod pod, long waitMillis, boolean bound);
   }
 
+  /** Scenario time at which pre-existing pods were created, bound and Ready: one hour before the start. */
+  public static final long PREEXISTING_MILLIS = -3_600_000L;
+
   private final EventQueue events;
   private final VirtualClock clock;
-  private final SchedulingSimulation placement;
+  private final SchedulingCompiler compiler = new SchedulingCompiler();
+  private final ClusterSnapshot placement = new ClusterSnapshot(compiler);
   private final WaitRecorder waits;
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final List<SimNode> deletedNodes = new ArrayList<>();
@@ -47,11 +52,10 @@ public final class SimCluster {
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
 
-  /** A cluster over the given engine and core scheduling simulation. */
-  public SimCluster(EventQueue events, SchedulingSimulation placement, WaitRecorder waits) {
+  /** A cluster over the given engine. */
+  public SimCluster(EventQueue events, WaitRecorder waits) {
     this.events = events;
     this.clock = events.clock();
-    this.placement = placement;
     this.waits = waits;
   }
 
@@ -65,8 +69,8 @@ public final class SimCluster {
     return clock;
   }
 
-  /** The core scheduling simulation mirroring Ready nodes and bound pods. */
-  public SchedulingSimulation placement() {
+  /** The core snapshot mirroring Ready nodes and their bound pods. */
+  public ClusterSnapshot placement() {
     return placement;
   }
 
@@ -101,7 +105,7 @@ public final class SimCluster {
     }
     n.ready(clock.millis());
     NodeObjects.markReady(n.node());
-    placement.addNode(n.node());
+    placement.addNode(compiler.compile(n.node()));
     schedulerTrigger.run();
   }
 
@@ -117,7 +121,7 @@ public final class SimCluster {
       }
     }
     if (n.ready()) {
-      placement.removeNode(n.name());
+      placement.removeNode(placement.nodeIndex(n.name()));
     }
     n.deleted(clock.millis());
     nodes.remove(n.name());
@@ -150,6 +154,16 @@ public final class SimCluster {
    */
   public SimPod createPod(SimPod.Origin origin, String owner, String namespace, Map<String, String> labels,
       PodSpec template, int priority, String ownerKind, String ownerName, String ownerUid, String suffix) {
+    return createPod(origin, owner, namespace, labels, template, priority, ownerKind, ownerName, ownerUid, suffix, false);
+  }
+
+  /**
+   * Creates a pod; a {@code preexisting} one stands for a replica that was already running when the scenario
+   * starts (see {@link SimPod#preexisting()}).
+   */
+  public SimPod createPod(SimPod.Origin origin, String owner, String namespace, Map<String, String> labels,
+      PodSpec template, int priority, String ownerKind, String ownerName, String ownerUid, String suffix,
+      boolean preexisting) {
     long seq = ++podSeq;
     PodSpec spec = new PodSpecBuilder(template).build();
     spec.setPriority(priority);
@@ -159,11 +173,13 @@ public final class SimCluster {
     Pod pod = new PodBuilder()
         .withNewMetadata().withName(ownerName + "-" + suffix).withNamespace(namespace)
         .withUid(String.format("pod-%08d", seq)).withLabels(new TreeMap<>(labels)).withOwnerReferences(ref)
-        .withCreationTimestamp(clock.instant().toString()).endMetadata()
+        .withCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString()).endMetadata()
         .withSpec(spec)
         .withNewStatus().withPhase("Pending").endStatus()
         .build();
-    SimPod p = new SimPod(pod, origin, owner, priority, clock.millis(), EffectiveRequests.of(spec));
+    SimPod p = new SimPod(pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
+        EffectiveRequests.of(spec), preexisting);
+    p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
     schedulerTrigger.run();
     return p;
@@ -175,10 +191,10 @@ public final class SimCluster {
     p.bind(nodeName, clock.millis());
     n.add(p);
     boundByPriority.merge(p.priority(), 1, Integer::sum);
-    if (p.real()) {
+    if (p.real() && !p.preexisting()) {
       waits.record(p, p.boundAt() - p.createdAt(), true);
     }
-    events.after(startupMillis, Phase.LIFECYCLE, () -> {
+    events.after(p.preexisting() ? 0 : startupMillis, Phase.LIFECYCLE, () -> {
       if (p.state() == SimPod.State.STARTING && nodeName.equals(p.node())) {
         p.ready(clock.millis());
         Consumer<SimPod> handler = podReadyHandlers.get(p.owner());
@@ -200,12 +216,12 @@ public final class SimCluster {
       if (n != null) {
         n.remove(p);
       }
-      placement.removePod(p.pod());
+      placement.removePod(p.uid());
       boundByPriority.merge(p.priority(), -1, Integer::sum);
       if (boundByPriority.get(p.priority()) == 0) {
         boundByPriority.remove(p.priority());
       }
-    } else if (p.real()) {
+    } else if (p.real() && !p.preexisting()) {
       waits.record(p, clock.millis() - p.createdAt(), false);
     }
     p.gone();

@@ -1,5 +1,6 @@
 package dev.headroom.sim.cluster;
 
+import dev.headroom.core.scheduling.CompiledPod;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 
@@ -37,6 +38,7 @@ public final class SimPod {
   private final int priority;
   private final long createdAt;
   private final Map<String, Long> requests;
+  private CompiledPod compiled;
   private State state = State.PENDING;
   private String node;
   private long boundAt = -1;
@@ -45,8 +47,11 @@ public final class SimPod {
   private boolean victim;
   private String nominatedNode;
   private boolean triedScheduling;
+  private boolean preexisting;
 
-  SimPod(Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests) {
+  SimPod(Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
+      boolean preexisting) {
+    this.preexisting = preexisting;
     this.pod = pod;
     this.origin = origin;
     this.owner = owner;
@@ -58,6 +63,15 @@ public final class SimPod {
   /** The API object (mutated in place as the pod moves through its lifecycle). */
   public Pod pod() {
     return pod;
+  }
+
+  /** The pod compiled once for the core's predicates. */
+  public CompiledPod compiled() {
+    return compiled;
+  }
+
+  void compiled(CompiledPod c) {
+    this.compiled = c;
   }
 
   /** The pod's UID. */
@@ -140,6 +154,18 @@ public final class SimPod {
     return nominatedNode;
   }
 
+  /**
+   * True for pods that exist before the scenario starts (a workload's initial replicas): they bind and are
+   * Ready at time zero, as if they had been running for an hour, and do not count in wait statistics.
+   */
+  public boolean preexisting() {
+    return preexisting;
+  }
+
+  void preexisting(boolean b) {
+    preexisting = b;
+  }
+
   /** True once the scheduler tried and failed to place the pod (it is then marked unschedulable). */
   public boolean triedScheduling() {
     return triedScheduling;
@@ -148,7 +174,7 @@ public final class SimPod {
   void bind(String nodeName, long now) {
     state = State.STARTING;
     node = nodeName;
-    boundAt = now;
+    boundAt = preexisting ? SimCluster.PREEXISTING_MILLIS : now;
     nominatedNode = null;
     pod.getSpec().setNodeName(nodeName);
     pod.getStatus().setNominatedNodeName(null);
@@ -158,7 +184,7 @@ public final class SimPod {
 
   void ready(long now) {
     state = State.RUNNING;
-    readyAt = now;
+    readyAt = preexisting ? SimCluster.PREEXISTING_MILLIS : now;
     pod.getStatus().setPhase("Running");
     PodConditions.setReady(pod, true);
   }
@@ -167,8 +193,9 @@ public final class SimPod {
     state = State.GONE;
   }
 
-  void markVictim() {
+  void markVictim(String deletionTimestamp) {
     victim = true;
+    pod.getMetadata().setDeletionTimestamp(deletionTimestamp);
   }
 
   void nominate(String nodeName) {
