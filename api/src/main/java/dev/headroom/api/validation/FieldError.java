@@ -52,23 +52,35 @@ public record FieldError(String field, List<String> location, ErrorType type, Ob
 
   /** The subset of Kubernetes' {@code field.ErrorType} values that CRD validation produces. */
   public enum ErrorType {
-    /** {@code field.Required}: the value is never printed. */
-    REQUIRED("Required value", true),
-    /** {@code field.Invalid}. */
-    INVALID("Invalid value", false),
-    /** {@code field.TypeInvalid}: prints as "Invalid value" and blocks CEL evaluation. */
-    TYPE_INVALID("Invalid value", false),
-    /** {@code field.NotSupported} (an enum mismatch). */
-    NOT_SUPPORTED("Unsupported value", false),
-    /** {@code field.TooLong}: the value is never printed. */
-    TOO_LONG("Too long", true);
+    /** {@code field.Required}: the value is never printed; blocks CEL evaluation. */
+    REQUIRED("Required value", true, true),
+    /** {@code field.Invalid} (minimum, minLength, pattern, CEL rules). */
+    INVALID("Invalid value", false, false),
+    /** {@code field.TypeInvalid} (wrong JSON type or format): prints as "Invalid value"; blocks CEL evaluation. */
+    TYPE_INVALID("Invalid value", false, true),
+    /** {@code field.NotSupported} (an enum mismatch); blocks CEL evaluation. */
+    NOT_SUPPORTED("Unsupported value", false, true),
+    /** {@code field.TooLong} (maxLength): the value is never printed; blocks CEL evaluation. */
+    TOO_LONG("Too long", true, true),
+    /** {@code field.Duplicate} (two list-map items with the same key). */
+    DUPLICATE("Duplicate value", false, false);
 
     private final String text;
     private final boolean omitsValue;
+    private final boolean blocksCel;
 
-    ErrorType(String text, boolean omitsValue) {
+    ErrorType(String text, boolean omitsValue, boolean blocksCel) {
       this.text = text;
       this.omitsValue = omitsValue;
+      this.blocksCel = blocksCel;
+    }
+
+    /**
+     * Whether kube-apiserver skips the CEL rules when the schema validation produced an error of this type
+     * ({@code hasBlockingErr} in the custom-resource strategy).
+     */
+    public boolean blocksCel() {
+      return blocksCel;
     }
 
     /** The text Kubernetes prints for this type. */

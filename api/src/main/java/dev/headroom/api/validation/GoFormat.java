@@ -28,7 +28,43 @@ final class GoFormat {
     if (value instanceof Boolean b) {
       return b.toString();
     }
+    if (value instanceof GoMap m) {
+      return m.toString();
+    }
     return quote(String.valueOf(value));
+  }
+
+  /** A {@code map[string]interface{}} as Go's {@code %#v} prints it (keys in the given order). */
+  record GoMap(java.util.Map<String, Object> entries) {
+    @Override
+    public String toString() {
+      StringBuilder b = new StringBuilder("map[string]interface {}{");
+      boolean first = true;
+      for (var e : entries.entrySet()) {
+        b.append(first ? "" : ", ").append(quote(e.getKey())).append(':').append(goSyntax(e.getValue()));
+        first = false;
+      }
+      return b.append('}').toString();
+    }
+
+    private static String goSyntax(Object v) {
+      if (v == null) {
+        return "interface {}(nil)";
+      }
+      if (v instanceof String s) {
+        return quote(s);
+      }
+      if (v instanceof Long l) {
+        return l.toString();
+      }
+      if (v instanceof Double d) {
+        return floatV(d);
+      }
+      if (v instanceof Boolean b) {
+        return b.toString();
+      }
+      return quote(String.valueOf(v));
+    }
   }
 
   /** Go's {@code strconv.Quote}: double quotes, Go escapes, printable Unicode kept as is. */
