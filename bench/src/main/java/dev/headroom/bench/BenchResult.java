@@ -13,16 +13,18 @@ import java.util.Locale;
  * @param peakHeapBytes peak heap use during the measured runs (sum of the heap pools' peaks)
  * @param cores processors available to the JVM
  * @param jvm JVM vendor, name and version
+ * @param cpuSeconds CPU time of the measuring thread for the median run (wall time inflates when the
+ *     machine is shared; this does not)
  */
 public record BenchResult(
-    String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm) {
+    String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm, double cpuSeconds) {
 
   /** The JSON object on one line, keys in the documented order. */
   public String toJson() {
     return String.format(
         Locale.ROOT,
-        "{\"benchmark\":%s,\"pods\":%d,\"nodes\":%d,\"seconds\":%.6f,\"podsPerSecond\":%.1f,\"peakHeapBytes\":%d,\"cores\":%d,\"jvm\":%s}",
-        quote(benchmark), pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, quote(jvm));
+        "{\"benchmark\":%s,\"pods\":%d,\"nodes\":%d,\"seconds\":%.6f,\"podsPerSecond\":%.1f,\"peakHeapBytes\":%d,\"cores\":%d,\"jvm\":%s,\"cpuSeconds\":%.6f}",
+        quote(benchmark), pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, quote(jvm), cpuSeconds);
   }
 
   private static String quote(String s) {

@@ -3,6 +3,7 @@ package dev.headroom.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
@@ -24,21 +25,25 @@ public final class BenchRunner {
     System.gc();
     resetPeaks();
     double[] seconds = new double[Math.max(1, iterations)];
+    double[][] pairs = new double[seconds.length][];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Scenario.Outcome last = null;
     for (int i = 0; i < seconds.length; i++) {
       Scenario.Prepared prepared = scenario.prepare(pods);
+      long cpu0 = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       last = prepared.run();
       seconds[i] = (System.nanoTime() - start) / 1e9;
+      pairs[i] = new double[] {seconds[i], (threads.getCurrentThreadCpuTime() - cpu0) / 1e9};
       check(scenario, last);
       placedPods = last.pods();
     }
     long peak = peakHeap();
-    Arrays.sort(seconds);
-    double median = seconds[seconds.length / 2];
+    Arrays.sort(pairs, (a, b) -> Double.compare(a[0], b[0]));
+    double median = pairs[pairs.length / 2][0];
     return new BenchResult(
         scenario.name(), placedPods, last.nodes(), median, placedPods / median, peak,
-        Runtime.getRuntime().availableProcessors(), jvm());
+        Runtime.getRuntime().availableProcessors(), jvm(), pairs[pairs.length / 2][1]);
   }
 
   private static void check(Scenario scenario, Scenario.Outcome o) {
