@@ -9,8 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "headroom 0.1.0-SNAPSHOT",
     description = "Spare capacity ahead of demand for Kubernetes clusters.",
-    subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, dev.headroom.cli.sim.SimulateCommand.class,
-        dev.headroom.cli.sim.RecommendCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, BenchCommand.class,
+        dev.headroom.cli.sim.SimulateCommand.class, dev.headroom.cli.sim.RecommendCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
