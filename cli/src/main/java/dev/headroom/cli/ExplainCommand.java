@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
         "Run one buffer-controller reconcile over YAML files (no cluster needed) and print every CapacityBuffer "
             + "with the status the controller would write, followed by the managed PodTemplates it would create.",
         "Reads CapacityBuffer (v1beta1 or v1alpha1), PodTemplate, Deployment, ReplicaSet, StatefulSet, "
-            + "ReplicationController, Job, Pod, ResourceQuota and Namespace; other kinds are ignored with a notice."})
+            + "ReplicationController, Job, Pod, ResourceQuota and Namespace; other kinds are ignored with a notice.",
+        "Objects without a namespace are in 'default'. A ResourceQuota without status counts as status.hard = spec.hard "
+            + "with nothing used. Buffers without creationTimestamp are ordered as they appear; so are Pods (later = newer)."})
 public final class ExplainCommand implements Callable<Integer> {
 
   /** Output formats. */

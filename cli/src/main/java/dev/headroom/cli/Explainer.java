@@ -127,6 +127,10 @@ public final class Explainer {
       if (object.getMetadata() == null) {
         object.setMetadata(new ObjectMeta());
       }
+      if (object instanceof ResourceQuota q && q.getStatus() == null && q.getSpec() != null) {
+        // As the quota controller would: hard limits from the spec, nothing used yet.
+        q.setStatus(new io.fabric8.kubernetes.api.model.ResourceQuotaStatus(q.getSpec().getHard(), new java.util.LinkedHashMap<>()));
+      }
       if (object instanceof Pod && object.getMetadata().getCreationTimestamp() == null) {
         // Later in the input counts as newer.
         object.getMetadata().setCreationTimestamp(Instant.EPOCH.plusSeconds(unstampedPods++).toString());
