@@ -1,0 +1,97 @@
+package dev.headroom.core.buffer;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One namespace reconcile of the buffer controller (spec §6.3), pure and I/O-free: list, strategy filter,
+ * sort, translate (§3), no-ref check, schedule overlay (§8.2), quota allocation (§5), and the decision which
+ * statuses changed (§6.4 H1). The caller (controller or {@code headroom explain}) performs the status writes,
+ * the requeue and the delayed re-add.
+ */
+public final class BufferReconciler {
+
+  /** Processing order: {@code creationTimestamp} ascending, then name ascending. */
+  public static final Comparator<CapacityBuffer> CREATION_ORDER =
+      Comparator.<CapacityBuffer, Instant>comparing(b -> Timestamps.creation(b.getMetadata()))
+          .thenComparing(b -> b.getMetadata().getName() == null ? "" : b.getMetadata().getName());
+
+  private final BufferSettings settings;
+
+  /** A reconciler with the given settings. */
+  public BufferReconciler(BufferSettings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * Reconciles every buffer of {@code namespace}.
+   *
+   * @param view read access to the namespace's objects (buffers as mutable copies)
+   * @param templates the managed template store (the only port written to)
+   * @param resolver the pod resolver (defaulting or dry run)
+   * @param now the reconcile's clock reading: {@code lastTransitionTime} of changed conditions and the
+   *     schedule evaluation instant
+   */
+  public NamespaceResult reconcileNamespace(String namespace, BufferClusterView view, ManagedTemplateStore templates, PodResolver resolver, Instant now) {
+    List<CapacityBuffer> listed;
+    try {
+      listed = view.buffers(namespace);
+    } catch (ClusterApiException e) {
+      return new NamespaceResult(namespace, List.of(), List.of(e.getMessage()), Optional.empty());
+    }
+    List<CapacityBuffer> processed = new ArrayList<>();
+    List<CapacityBuffer> skipped = new ArrayList<>();
+    for (CapacityBuffer b : listed) {
+      (BufferFilters.strategyAllowed(b) ? processed : skipped).add(b);
+    }
+    processed.sort(CREATION_ORDER);
+    Map<CapacityBuffer, CapacityBufferStatus> before = new IdentityHashMap<>();
+    processed.forEach(b -> before.put(b, BufferStatuses.copy(b.getStatus())));
+
+    List<String> errors = new ArrayList<>();
+    BufferTranslator translator = new BufferTranslator(view, templates, resolver, now);
+    for (CapacityBuffer b : processed) {
+      translator.translatePodTemplate(b).ifPresent(err -> errors.add(key(b) + ": " + err));
+    }
+    for (CapacityBuffer b : processed) {
+      translator.translateScalable(b).ifPresent(err -> errors.add(key(b) + ": " + err));
+    }
+    Instant nextBoundary = null;
+    for (CapacityBuffer b : processed) {
+      if (b.getSpec() == null || (b.getSpec().getPodTemplateRef() == null && b.getSpec().getScalableRef() == null)) {
+        BufferStatuses.setNotReady(b, null, null, null, BufferConditions.ERR_NO_REF, now);
+      }
+      Optional<Instant> next = ScheduleOverlay.apply(b, now);
+      if (next.isPresent() && (nextBoundary == null || next.get().isBefore(nextBoundary))) {
+        nextBoundary = next.get();
+      }
+    }
+    try {
+      List<ResourceQuota> quotas = view.resourceQuotas(namespace);
+      errors.addAll(new QuotaAllocator(settings.countPods()).allocate(processed, quotas, templates, now));
+    } catch (ClusterApiException e) {
+      errors.add(BufferConditions.ERR_LIST_QUOTAS + e.getMessage());
+    }
+
+    List<BufferOutcome> outcomes = new ArrayList<>();
+    for (CapacityBuffer b : processed) {
+      outcomes.add(new BufferOutcome(b, true, !BufferStatuses.semanticallyEqual(before.get(b), b.getStatus())));
+    }
+    for (CapacityBuffer b : skipped) {
+      outcomes.add(new BufferOutcome(b, false, false));
+    }
+    return new NamespaceResult(namespace, outcomes, errors, Optional.ofNullable(nextBoundary));
+  }
+
+  private static String key(CapacityBuffer b) {
+    return b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
+  }
+}
