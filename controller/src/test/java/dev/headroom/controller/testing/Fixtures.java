@@ -94,7 +94,7 @@ public final class Fixtures {
   public static ControllerOptions options(String identity, boolean leaderElect, Duration resync, boolean dryRun) {
     return new ControllerOptions(List.of(), true, dryRun, leaderElect,
         new Leadership.LeaseId("headroom-system", ControllerOptions.DEFAULT_LEASE_NAME, identity),
-        new Leadership.Timing(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200)),
+        new Leadership.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6), Duration.ofMillis(400)),
         0, resync, BufferSettings.defaults(), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
   }
 
