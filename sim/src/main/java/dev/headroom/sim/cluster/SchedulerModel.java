@@ -33,6 +33,8 @@ public final class SchedulerModel {
   private final long preemptionDelayMillis;
   private final ToLongFunction<SimPod> startupMillis;
   private boolean queued;
+  private boolean verify;
+  private long idleRoomViolations;
   private long passes;
   private long preemptions;
 
@@ -55,6 +57,20 @@ public final class SchedulerModel {
       queued = true;
       cluster.events().after(0, Phase.SCHEDULER, this::pass);
     }
+  }
+
+  /**
+   * Turns on the check that backs "a real pod never waits for a virtual pod": after every pass, each real pod
+   * still pending (and not nominated) is tried against every Ready node on a fork of the snapshot; a fit
+   * would mean room sat idle while the pod waited, and is counted in {@link #idleRoomViolations()}.
+   */
+  public void verify(boolean on) {
+    this.verify = on;
+  }
+
+  /** Pending real pods found to fit a Ready node after a pass (always 0 unless something is wrong). */
+  public long idleRoomViolations() {
+    return idleRoomViolations;
   }
 
   /** Scheduling passes run so far. */
@@ -105,6 +121,20 @@ public final class SchedulerModel {
       }
       failedOwners.add(key);
       p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
+    }
+    if (verify) {
+      for (SimPod p : pending) {
+        if (p.state() == SimPod.State.PENDING && p.nominatedNode() == null && p.real()) {
+          placement.fork();
+          try {
+            if (placement.schedulePodOnAnyNode(p.compiled(), i -> acceptable(placement, i)).placed()) {
+              idleRoomViolations++;
+            }
+          } finally {
+            placement.revert();
+          }
+        }
+      }
     }
   }
 

@@ -67,6 +67,7 @@ public final class Simulation {
   private int nodesRemoved;
   private double utilizationSum;
   private int utilizationTicks;
+  private boolean verify;
 
   /**
    * A run of one strategy.
@@ -78,6 +79,17 @@ public final class Simulation {
     this.strategy = strategy;
     this.seed = seed;
     this.progress = progress;
+  }
+
+  /** Turns on the scheduler's idle-room check (tests); see {@link SchedulerModel#verify(boolean)}. */
+  public Simulation verifying() {
+    this.verify = true;
+    return this;
+  }
+
+  /** Pending real pods that could have bound (0 unless verifying found a defect). */
+  public long idleRoomViolations() {
+    return scheduler == null ? 0 : scheduler.idleRoomViolations();
   }
 
   /** Runs the scenario to its end and returns the measurements. */
@@ -102,6 +114,7 @@ public final class Simulation {
     Map<String, Long> startup = new LinkedHashMap<>();
     scheduler = new SchedulerModel(cluster, scenario.settings().preemptionDelay().toMillis(),
         p -> startup.getOrDefault(p.owner(), 0L));
+    scheduler.verify(verify);
     provider.bootstrap();
 
     SimRandom names = random.stream("names");

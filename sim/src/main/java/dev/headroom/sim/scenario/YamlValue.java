@@ -116,7 +116,7 @@ public final class YamlValue {
   public YamlValue required(String key) {
     YamlValue v = get(key);
     if (v == null) {
-      throw error(child(key) + " is required");
+      throw new ScenarioException(file, line(), child(key) + " is required");
     }
     return v;
   }
