@@ -95,8 +95,9 @@ public final class BufferSizeSearch {
     List<Point> curve = new ArrayList<>(evaluated.values());
     curve.sort(Comparator.comparing((Point p) -> p.percentage() == null ? 1 : 0)
         .thenComparingInt(p -> p.percentage() == null ? p.replicas() : p.percentage()));
+    // cheapest first; equal costs (sizes that round to the same replica count) go to the smaller size
     Optional<Point> best = curve.stream().filter(Point::meetsSlo)
-        .min(Comparator.comparingDouble(Point::cost).thenComparing(Point::name));
+        .min(Comparator.comparingDouble(Point::cost).thenComparing(Comparator.comparingInt(curve::indexOf)));
     return new Result(scenario.name(), seed, slo, targets.stream().map(Scenario.Workload::name).toList(), curve, best);
   }
 
