@@ -93,6 +93,16 @@ class DefaultScenarioTest {
   }
 
   @Test
+  void theTableInTheDocsIsTheOneTheSimulatorPrints() throws Exception {
+    java.nio.file.Path doc = java.nio.file.Path.of("..", "docs", "simulator.md");
+    String text = java.nio.file.Files.readString(doc);
+    String printed = dev.headroom.sim.report.TextTable.render(report);
+    String table = printed.substring(printed.indexOf("strategy "), printed.indexOf("\n\npod wait:") + 1);
+    assertThat(text).as("docs/simulator.md section 4 must show the default scenario's table exactly; update it from"
+        + " `./headroom simulate`").contains(table);
+  }
+
+  @Test
   void theNumbersExplainedInTheDocsHold() {
     // docs/simulator.md walks through these figures; keep them in step with the model
     StrategyResult none = strategy("none");
