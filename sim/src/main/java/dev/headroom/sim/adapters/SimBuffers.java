@@ -121,6 +121,7 @@ public final class SimBuffers {
       NamespaceResult result = reconciler.reconcileNamespace(ns, view, templates, resolver, now);
       for (BufferOutcome o : result.changed()) {
         CapacityBuffer stored = buffers.get(o.key());
+
         if (stored != null) {
           // the status write: keep the autoscaler's conditions, take the controller's fields and conditions
           CapacityBufferStatus computed = o.buffer().getStatus();
@@ -133,6 +134,7 @@ public final class SimBuffers {
           computed.setConditions(merged);
           stored.setStatus(computed);
           lastFingerprint = "";
+          cluster.changed();
         }
       }
     }
@@ -141,8 +143,9 @@ public final class SimBuffers {
   /** Writes conditions for the autoscaler (its status-writer port). */
   public void writeConditions(CapacityBuffer buffer, List<Condition> conditions) {
     CapacityBuffer stored = buffers.get(buffer.getMetadata().getNamespace() + "/" + buffer.getMetadata().getName());
-    if (stored != null) {
+    if (stored != null && !conditions.equals(stored.getStatus().getConditions())) {
       stored.getStatus().setConditions(new ArrayList<>(conditions));
+      cluster.changed();
     }
   }
 

@@ -122,6 +122,7 @@ public final class SchedulerModel {
       failedOwners.add(key);
       p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
     }
+    cluster.changed();
     if (verify) {
       for (SimPod p : pending) {
         if (p.state() == SimPod.State.PENDING && p.nominatedNode() == null && p.real()) {
@@ -203,11 +204,13 @@ public final class SchedulerModel {
     String deletion = cluster.clock().instant().toString();
     victims.forEach(v -> v.markVictim(deletion));
     p.nominate(bestNode);
+    cluster.changed();
     cluster.events().after(preemptionDelayMillis, Phase.LIFECYCLE, () -> {
       for (SimPod v : victims) {
         cluster.deletePod(v);
       }
       p.clearNomination();
+      cluster.changed();
       trigger();
     });
     return true;

@@ -51,12 +51,26 @@ public final class SimCluster {
   private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
+  private long version;
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
     this.events = events;
     this.clock = events.clock();
     this.waits = waits;
+  }
+
+  /**
+   * A counter that changes whenever anything an observer of the API could see changed: a node added, Ready or
+   * deleted, a pod created, bound, Ready, nominated or deleted.
+   */
+  public long version() {
+    return version;
+  }
+
+  /** Records an observable change made outside this class (pod nominations, buffer statuses). */
+  public void changed() {
+    version++;
   }
 
   /** The engine. */
@@ -95,6 +109,7 @@ public final class SimCluster {
   public SimNode addNode(Node node, String group, boolean fromWarmPool, Map<String, Long> allocatable) {
     SimNode n = new SimNode(node, group, clock.millis(), fromWarmPool, allocatable);
     nodes.put(n.name(), n);
+    version++;
     return n;
   }
 
@@ -104,6 +119,7 @@ public final class SimCluster {
       return;
     }
     n.ready(clock.millis());
+    version++;
     NodeObjects.markReady(n.node());
     placement.addNode(compiler.compile(n.node()));
     schedulerTrigger.run();
@@ -124,6 +140,7 @@ public final class SimCluster {
       placement.removeNode(placement.nodeIndex(n.name()));
     }
     n.deleted(clock.millis());
+    version++;
     nodes.remove(n.name());
     deletedNodes.add(n);
   }
@@ -181,6 +198,7 @@ public final class SimCluster {
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
+    version++;
     schedulerTrigger.run();
     return p;
   }
@@ -189,6 +207,7 @@ public final class SimCluster {
   void bind(SimPod p, String nodeName, long startupMillis) {
     SimNode n = nodes.get(nodeName);
     p.bind(nodeName, clock.millis());
+    version++;
     n.add(p);
     boundByPriority.merge(p.priority(), 1, Integer::sum);
     if (p.real() && !p.preexisting()) {
@@ -197,6 +216,7 @@ public final class SimCluster {
     events.after(p.preexisting() ? 0 : startupMillis, Phase.LIFECYCLE, () -> {
       if (p.state() == SimPod.State.STARTING && nodeName.equals(p.node())) {
         p.ready(clock.millis());
+        version++;
         Consumer<SimPod> handler = podReadyHandlers.get(p.owner());
         if (handler != null) {
           handler.accept(p);
@@ -225,6 +245,7 @@ public final class SimCluster {
       waits.record(p, clock.millis() - p.createdAt(), false);
     }
     p.gone();
+    version++;
     pods.remove(p.uid());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {

@@ -59,6 +59,7 @@ public final class Simulation {
   private SchedulerModel scheduler;
   private SimBuffers buffers;
   private Autoscaler autoscaler;
+  private AutoscalerOptions autoscalerOptions;
   private long maxWaitThisTick;
   private int overSlo;
   private int preempted;
@@ -68,6 +69,11 @@ public final class Simulation {
   private double utilizationSum;
   private int utilizationTicks;
   private boolean verify;
+  private boolean skipIdleLoops = true;
+  private long loopVersion = -1;
+  private boolean lastLoopIdle;
+  private long loopsRun;
+  private long loopsSkipped;
 
   /**
    * A run of one strategy.
@@ -85,6 +91,22 @@ public final class Simulation {
   public Simulation verifying() {
     this.verify = true;
     return this;
+  }
+
+  /** Runs every autoscaler loop even when nothing changed since an idle one (tests compare both ways). */
+  public Simulation everyLoop() {
+    this.skipIdleLoops = false;
+    return this;
+  }
+
+  /** Autoscaler loops run. */
+  public long loopsRun() {
+    return loopsRun;
+  }
+
+  /** Autoscaler loops skipped because the previous loop was idle and nothing changed since. */
+  public long loopsSkipped() {
+    return loopsSkipped;
   }
 
   /** Pending real pods that could have bound (0 unless verifying found a defect). */
@@ -154,6 +176,7 @@ public final class Simulation {
     }
 
     AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
+    autoscalerOptions = options;
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers), provider, e -> {},
         buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), SnapshotSimulation::new);
     long scan = options.scanInterval().toMillis();
@@ -188,13 +211,43 @@ public final class Simulation {
         provider.peakPerGroup(), ticks);
   }
 
+  /**
+   * One autoscaler iteration. A loop is skipped only when the previous one was idle — nothing pending, no
+   * virtual pod needing capacity, no node unneeded, no scale-up in flight, no node provisioning — and nothing
+   * observable has changed since: the iteration would see the same inputs and decide nothing again.
+   */
   private void autoscale() {
+    if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion) {
+      loopsSkipped++;
+      return;
+    }
     IterationResult r = autoscaler.runOnce(clock.instant());
+    loopsRun++;
     for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
       scaleUps++;
       nodesAdded += d.delta();
     }
     nodesRemoved += r.scaleDown().size();
+    boolean buffersSettled = r.buffers().stream()
+        .allMatch(b -> b.onUpcomingNodes() == 0 && b.onNewNodes() == 0 && b.unschedulable() == 0);
+    boolean allReady = cluster.nodes().stream().allMatch(SimNode::ready);
+    lastLoopIdle = r.scaleUp().isEmpty() && r.scaleDown().isEmpty() && r.unneededNodes().isEmpty()
+        && r.pendingPods().total() == 0 && buffersSettled && allReady && autoscaler.state().scaleUpRequests().isEmpty()
+        && !timersRunning(clock.instant());
+    loopVersion = cluster.version();
+  }
+
+  /**
+   * True while a clock of the autoscaler's state could change the next iteration's outcome on unchanged inputs:
+   * a scale-down cooldown or an unremovable-node recheck that has not expired.
+   */
+  private boolean timersRunning(java.time.Instant now) {
+    AutoscalerState st = autoscaler.state();
+    AutoscalerOptions o = autoscalerOptions;
+    return st.lastScaleUp().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterAdd()))).orElse(false)
+        || st.lastScaleDownDelete().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterDelete()))).orElse(false)
+        || st.lastScaleDownFailure().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterFailure()))).orElse(false)
+        || !st.unremovableUntil().isEmpty() || !st.unneededSince().isEmpty();
   }
 
   private void every(long first, long period, long end, Phase phase, Runnable action) {

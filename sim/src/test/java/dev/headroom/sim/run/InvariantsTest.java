@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.headroom.sim.scenario.Scenario;
 import dev.headroom.sim.scenario.ScenarioParser;
+import dev.headroom.sim.report.SummaryJson;
+import dev.headroom.sim.report.TickCsv;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Model invariants on small scenarios built for them. */
@@ -92,5 +95,29 @@ class InvariantsTest {
     assertThat(none.ticks()).allSatisfy(t -> assertThat(t.nodes()).isLessThanOrEqualTo(2));
     // the demand that does not fit keeps waiting until the end and counts with its wait so far
     assertThat(none.podsOverSlo()).isPositive();
+  }
+
+  @Test
+  void skippingIdleAutoscalerLoopsChangesNothing() {
+    String text = scenario(String.join("\n",
+        "    - type: none",
+        "    - type: buffer",
+        "      buffers: [{workload: app, replicas: 2}]",
+        "    - type: balloon",
+        "      replicas: 2",
+        "      requests: {cpu: \"1\", memory: 1Gi}"), 6);
+    Scenario s = ScenarioParser.parse("tiny.yaml", text, null);
+    for (Scenario.Strategy st : s.strategies()) {
+      Simulation skipping = new Simulation(s, st, s.seed(), null);
+      Simulation every = new Simulation(s, st, s.seed(), null).everyLoop();
+      StrategyResult a = skipping.run();
+      StrategyResult b = every.run();
+      SimulationReport ra = new SimulationReport("t", "", 1, 1, 1, 1, List.of("app"), List.of(a));
+      SimulationReport rb = new SimulationReport("t", "", 1, 1, 1, 1, List.of("app"), List.of(b));
+      assertThat(TickCsv.render(ra)).as(st.name()).isEqualTo(TickCsv.render(rb));
+      assertThat(SummaryJson.render(ra)).as(st.name()).isEqualTo(SummaryJson.render(rb));
+      assertThat(every.loopsSkipped()).isZero();
+      assertThat(skipping.loopsRun() + skipping.loopsSkipped()).isEqualTo(every.loopsRun());
+    }
   }
 }
