@@ -86,6 +86,10 @@ public final class SimulateCommand implements Callable<Integer> {
     SimulationReport report;
     try {
       report = ScenarioRunner.run(scenario, s, threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
+    } catch (IllegalArgumentException e) {
+      // a combination the core refuses (its own validation) that the scenario reader did not catch first
+      stderr.println("headroom simulate: " + scenario.file() + ": " + e.getMessage());
+      return 1;
     } finally {
       if (bar != null) {
         bar.finish();

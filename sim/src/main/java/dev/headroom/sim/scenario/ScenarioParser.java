@@ -398,7 +398,15 @@ public final class ScenarioParser {
           throw a.get("maxReplicas").error("must be >= minReplicas");
         }
         double tol = a.get("tolerance") == null ? 0.1 : a.get("tolerance").nonNegative();
-        return new Scenario.Hpa(min, max, metrics(a.required("metrics")), positiveOr(a, "syncPeriod", Duration.ofSeconds(15)),
+        List<Scenario.MetricTarget> hpaMetrics = metrics(a.required("metrics"));
+        if (min == 0 && hpaMetrics.stream().noneMatch(m -> m.metric() == Scenario.MetricName.QUEUE)) {
+          throw a.get("minReplicas").error("minReplicas 0 needs a queue metric (the HPA scales to zero only on Object or"
+              + " External metrics)");
+        }
+        if (a.get("syncPeriod") != null && a.get("syncPeriod").duration().compareTo(Duration.ofSeconds(1)) < 0) {
+          throw a.get("syncPeriod").error("must be at least 1s");
+        }
+        return new Scenario.Hpa(min, max, hpaMetrics, positiveOr(a, "syncPeriod", Duration.ofSeconds(15)),
             dur(a, "scaleDownStabilization", Duration.ofMinutes(5)), tol);
       }
       case "keda" -> {
@@ -410,6 +418,9 @@ public final class ScenarioParser {
           throw a.get("maxReplicaCount").error("must be >= minReplicaCount");
         }
         double act = a.get("activationThreshold") == null ? 0 : a.get("activationThreshold").nonNegative();
+        if (a.get("pollingInterval") != null && a.get("pollingInterval").duration().compareTo(Duration.ofSeconds(1)) < 0) {
+          throw a.get("pollingInterval").error("must be at least 1s");
+        }
         return new Scenario.Keda(min, max, positiveOr(a, "pollingInterval", Duration.ofSeconds(30)),
             dur(a, "cooldownPeriod", Duration.ofMinutes(5)), metrics(a.required("metrics")), act);
       }

@@ -94,6 +94,7 @@ class ScenarioParserTest {
         Arguments.of("quantity", BASE.replace("cpu: 500m, memory: 1Gi", "cpu: lots, memory: 1Gi"), 23, "not a Kubernetes quantity"),
         Arguments.of("autoscaler option", BASE.replace("  tick: 5s", "  tick: 5s\n  autoscaler: {scanInterval: soon}"), 8, "scan-interval"),
         Arguments.of("YAML syntax", BASE.replace("  tick: 5s", "  tick: [5s"), 8, "YAML syntax error"),
+        Arguments.of("HPA to zero on CPU", BASE.replace("        maxReplicas: 10", "        minReplicas: 0\n        maxReplicas: 10"), 29, "minReplicas 0 needs a queue metric"),
         Arguments.of("wrong kind", BASE.replace("kind: Scenario", "kind: Scenery"), 2, "kind must be Scenario"));
   }
 
