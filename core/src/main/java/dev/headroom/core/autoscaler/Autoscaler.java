@@ -1,0 +1,621 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.autoscaler.IterationResult.BufferOutcome;
+import dev.headroom.core.autoscaler.IterationResult.PendingPods;
+import dev.headroom.core.autoscaler.IterationResult.ScaleUpDecision;
+import dev.headroom.core.autoscaler.IterationResult.UnschedulablePod;
+import dev.headroom.core.autoscaler.expander.ExpansionOption;
+import dev.headroom.core.autoscaler.expander.Expanders;
+import dev.headroom.core.autoscaler.scaledown.ScaleDownPlanner;
+import dev.headroom.core.buffer.StatusConditions;
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.resources.EffectiveRequests;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * One autoscaler iteration, {@link #runOnce(Instant)}, as pure core code over ports (autoscaler spec §1.1):
+ * read the world, build the snapshot with upcoming nodes, inject virtual pods after the real pending pods,
+ * pack them onto existing and upcoming capacity, scale up for what is left, plan scale-down, and write
+ * buffer conditions and events. The same code runs in the cluster runtime, in the simulator and in
+ * {@code plan}.
+ */
+public final class Autoscaler {
+
+  /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
+  static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
+
+  private final AutoscalerOptions options;
+  private final ClusterView cluster;
+  private final NodeGroupProvider provider;
+  private final EventSink events;
+  private final BufferStatusWriter statusWriter;
+  private final AutoscalerState state;
+  private final Supplier<SchedulingSimulation> simulations;
+
+  public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
+      BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
+    Expanders.parse(options.expander());
+    this.options = options;
+    this.cluster = cluster;
+    this.provider = provider;
+    this.events = events;
+    this.statusWriter = statusWriter;
+    this.state = state;
+    this.simulations = simulations;
+  }
+
+  public AutoscalerState state() {
+    return state;
+  }
+
+  /** Where a pending pod ended in this loop. */
+  enum Placement { EXISTING, UPCOMING, NEW, NONE }
+
+  /** Per-loop working data. */
+  private final class Loop {
+    final Instant now;
+    final List<EventRecord> emitted = new ArrayList<>();
+    final Map<String, NodeGroup> groups = new LinkedHashMap<>();
+    final Map<String, String> groupOfNode = new HashMap<>();
+    final Map<String, Node> templates = new HashMap<>();
+    final Set<String> readyNodes = new HashSet<>();
+    final Set<String> placeholders = new HashSet<>();
+    final Set<String> destinations = new HashSet<>();
+    final Map<Pod, Placement> placement = new IdentityHashMap<>();
+    final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
+    SchedulingSimulation sim;
+
+    Loop(Instant now) {
+      this.now = now;
+    }
+
+    void emit(EventRecord e) {
+      emitted.add(e);
+      events.emit(e);
+    }
+
+    Map<String, Long> req(Pod p) {
+      return requests.computeIfAbsent(p, x -> EffectiveRequests.of(x.getSpec()));
+    }
+  }
+
+  /** Runs one iteration at {@code now}. */
+  public IterationResult runOnce(Instant now) {
+    Loop loop = new Loop(now);
+    Random random = new Random(options.randomSeed() * 31 + state.nextLoop());
+
+    // 2. Read the world.
+    List<Node> nodes = new ArrayList<>(cluster.nodes());
+    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+    List<Pod> scheduled = new ArrayList<>();
+    List<Pod> pending = new ArrayList<>();
+    for (Pod p : cluster.pods()) {
+      if (p.getMetadata().getDeletionTimestamp() != null && (p.getSpec() == null || p.getSpec().getNodeName() == null)) {
+        continue;
+      }
+      String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+      if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+        continue;
+      }
+      if (p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()) {
+        scheduled.add(p);
+      } else if (p.getStatus() != null && p.getStatus().getNominatedNodeName() != null && !p.getStatus().getNominatedNodeName().isEmpty()) {
+        scheduled.add(p);
+      } else {
+        pending.add(p);
+      }
+    }
+    for (Node n : nodes) {
+      if (Nodes.isReady(n)) {
+        loop.readyNodes.add(n.getMetadata().getName());
+      }
+    }
+    BufferInjector.Injection injection = BufferInjector.Injection.EMPTY;
+    // 3. Actionable check.
+    if (loop.readyNodes.isEmpty() && !options.scaleUpFromZero()) {
+      return finish(loop, ScaleUpResult.ScaleUpNotTried, List.of(), List.of(), new PendingPods(0, 0, 0, 0, 0), List.of(), null, List.of());
+    }
+    // 4. Provider refresh.
+    provider.refresh();
+    for (NodeGroup g : provider.nodeGroups()) {
+      loop.groups.put(g.id(), g);
+    }
+    for (Node n : nodes) {
+      provider.nodeGroupOf(n).filter(loop.groups::containsKey).ifPresent(g -> loop.groupOfNode.put(n.getMetadata().getName(), g));
+    }
+    // 7. Cluster-state registry update.
+    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode, now);
+    for (ScaleUpRequest timedOut : registry.expireRequests()) {
+      NodeGroup g = loop.groups.get(timedOut.group());
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
+          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), dev.headroom.core.nodegroup.GoDuration.format(provisionTime(g)))));
+      state.backoff().fail(timedOut.group(), "timeout", now);
+      int missing = registry.upcomingRaw(timedOut.group());
+      if (missing > 0) {
+        try {
+          provider.decreaseTargetSize(timedOut.group(), -missing);
+          loop.groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
+        } catch (NodeGroupProvider.ProviderException e) {
+          // the next loop retries through the same timeout path
+        }
+      }
+    }
+    state.backoff().removeStale(now);
+    // 9. Health gate.
+    int unready = registry.unreadyCount();
+    if (unready > options.okTotalUnreadyCount() && unready > options.maxTotalUnreadyPercentage() / 100.0 * nodes.size()) {
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.CLUSTER_UNHEALTHY, Events.CLUSTER_UNHEALTHY_MSG));
+      state.unneededSince().clear();
+      return finish(loop, ScaleUpResult.ScaleUpNotTried, List.of(), List.of(), new PendingPods(0, 0, 0, 0, 0), List.of(), null, List.of());
+    }
+
+    // 5./6. Snapshot and templates.
+    SchedulingSimulation sim = simulations.get();
+    loop.sim = sim;
+    Set<String> notStarted = registry.notStartedNodes();
+    Map<String, Node> nodeByName = new HashMap<>();
+    for (Node n : nodes) {
+      String name = n.getMetadata().getName();
+      nodeByName.put(name, n);
+      if (notStarted.contains(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
+        continue;
+      }
+      sim.addNode(n);
+      if (loop.readyNodes.contains(name) && !Nodes.isBeingDeleted(n) && !Nodes.isCordoned(n)) {
+        loop.destinations.add(name);
+      }
+    }
+    for (Pod p : scheduled) {
+      String nodeName = p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()
+          ? p.getSpec().getNodeName() : p.getStatus().getNominatedNodeName();
+      if (Nodes.priority(p) < options.expendablePodsPriorityCutoff() || !nodeByName.containsKey(nodeName)) {
+        continue;
+      }
+      if (notStarted.contains(nodeName) && registry.upcomingCounted(loop.groupOfNode.get(nodeName))) {
+        continue;
+      }
+      sim.addPod(p, nodeName);
+    }
+    for (NodeGroup g : loop.groups.values()) {
+      Node sample = null;
+      for (Node n : nodes) {
+        if (g.id().equals(loop.groupOfNode.get(n.getMetadata().getName())) && loop.readyNodes.contains(n.getMetadata().getName())) {
+          sample = n;
+          break;
+        }
+      }
+      loop.templates.put(g.id(), sample != null ? sample : g.template());
+    }
+    // 10. Upcoming placeholders.
+    for (NodeGroup g : loop.groups.values()) {
+      int upcoming = registry.upcoming(g.id());
+      for (int i = 1; i <= upcoming; i++) {
+        String name = "upcoming-" + g.id() + "-" + i;
+        sim.addNode(Nodes.sanitizedCopy(loop.templates.get(g.id()), name));
+        loop.placeholders.add(name);
+        loop.destinations.add(name);
+      }
+    }
+
+    // 11. Pod-list processing: real pods (priority descending, stable), then virtual pods.
+    List<Pod> real = new ArrayList<>();
+    for (Pod p : pending) {
+      if (Nodes.priority(p) >= options.expendablePodsPriorityCutoff()) {
+        real.add(p);
+      }
+    }
+    real.sort(Comparator.comparingInt((Pod p) -> -Nodes.priority(p)));
+    List<CapacityBuffer> buffers = options.bufferPodInjectionEnabled() ? cluster.buffers() : List.of();
+    injection = BufferInjector.of(options).inject(buffers, cluster);
+    List<Pod> virtual = injection.pods();
+    List<Pod> remainingReal = filterOutSchedulable(loop, real);
+    List<Pod> remainingVirtual = filterOutSchedulable(loop, virtual);
+    remainingReal.removeIf(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetPod);
+    remainingReal.removeIf(p -> tooNew(p, now));
+
+    // 12.-13. Scale-up.
+    ScaleUpOutcome up = scaleUp(loop, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
+    List<Pod> unhelpedReal = new ArrayList<>();
+    for (Pod p : remainingReal) {
+      if (loop.placement.get(p) != Placement.NEW) {
+        unhelpedReal.add(p);
+      }
+    }
+    for (Pod p : remainingVirtual) {
+      loop.placement.putIfAbsent(p, Placement.NONE);
+    }
+    for (Pod p : real) {
+      loop.placement.putIfAbsent(p, Placement.NONE);
+    }
+
+    // 14. Scale-down.
+    List<IterationResult.ScaleDownDecision> scaleDown = List.of();
+    ScaleDownPlanner.Plan sdPlan = null;
+    boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
+    if (options.scaleDownEnabled() && up.result() != ScaleUpResult.ScaleUpInCooldown && !scaleUpHappened) {
+      ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, loop::emit);
+      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.readyNodes, loop.placeholders, notStarted,
+          cluster.podDisruptionBudgets());
+      scaleDown = planner.actuate(now, sdPlan, loop.groups, nodeByName);
+    }
+    // 15. Min-size enforcement.
+    if (options.enforceNodeGroupMinSize()) {
+      for (NodeGroup g : loop.groups.values()) {
+        if (g.targetSize() < g.minSize()) {
+          try {
+            provider.increaseSize(g.id(), g.minSize() - g.targetSize());
+          } catch (NodeGroupProvider.ProviderException e) {
+            loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
+                String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
+          }
+        }
+      }
+    }
+
+    // 16. Accounting, status processing, buffer conditions.
+    int onExisting = 0;
+    int onUpcoming = 0;
+    int onNew = 0;
+    int none = 0;
+    for (Pod p : real) {
+      switch (loop.placement.get(p)) {
+        case EXISTING -> onExisting++;
+        case UPCOMING -> onUpcoming++;
+        case NEW -> onNew++;
+        default -> none++;
+      }
+    }
+    PendingPods pendingPods = new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
+    List<UnschedulablePod> unschedulable = new ArrayList<>();
+    for (Pod p : unhelpedReal) {
+      unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
+    }
+    ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
+    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection, up.skipInfeasible());
+    return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
+  }
+
+  private static Duration provisionTime(NodeGroup g) {
+    return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
+  }
+
+  private boolean tooNew(Pod p, Instant now) {
+    if (options.newPodScaleUpDelay().isZero()) {
+      return false;
+    }
+    return Nodes.created(p).map(c -> c.plus(options.newPodScaleUpDelay()).isAfter(now)).orElse(false);
+  }
+
+  /** Step 11d: packs pods onto existing and upcoming nodes; placed pods stay in the snapshot. */
+  private List<Pod> filterOutSchedulable(Loop loop, List<Pod> pods) {
+    List<Pod> left = new ArrayList<>();
+    for (Pod p : pods) {
+      Optional<String> node = loop.sim.schedule(p, loop.destinations::contains);
+      if (node.isPresent()) {
+        loop.placement.put(p, loop.placeholders.contains(node.get()) ? Placement.UPCOMING : Placement.EXISTING);
+      } else {
+        left.add(p);
+      }
+    }
+    return left;
+  }
+
+  /** Result of the scale-up phase. */
+  record ScaleUpOutcome(
+      ScaleUpResult result,
+      List<ScaleUpDecision> decisions,
+      Map<Pod, ScaleUpDecision> triggeredBy,
+      Map<Pod, String> reasons,
+      Set<Pod> virtualInfeasibleChecked,
+      String limitReason) {
+
+    String reasonFor(Pod p) {
+      if (limitReason != null) {
+        return limitReason;
+      }
+      return reasons.getOrDefault(p, "");
+    }
+
+    /** Not used for infeasibility (computed separately); kept for symmetry. */
+    boolean skipInfeasible() {
+      return false;
+    }
+
+    String infosText() {
+      StringBuilder sb = new StringBuilder("[");
+      for (int i = 0; i < decisions.size(); i++) {
+        ScaleUpDecision d = decisions.get(i);
+        if (i > 0) {
+          sb.append(' ');
+        }
+        sb.append('{').append(d.nodeGroup()).append(' ').append(d.currentSize()).append("->").append(d.newTargetSize())
+            .append(" (max: ").append(d.maxSize()).append(")}");
+      }
+      return sb.append(']').toString();
+    }
+  }
+
+  private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
+    Map<Pod, String> reasons = new IdentityHashMap<>();
+    if (real.isEmpty() && virtual.isEmpty()) {
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), reasons, Set.of(), null);
+    }
+    if (options.maxNodesTotal() > 0 && loop.readyNodes.size() >= options.maxNodesTotal()) {
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
+          String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), reasons, Set.of(), Events.MAX_TOTAL_NODES_REASON);
+    }
+    Instant oldest = null;
+    for (Pod p : real) {
+      Instant c = Nodes.created(p).orElse(Instant.MIN);
+      if (oldest == null || c.isBefore(oldest)) {
+        oldest = c;
+      }
+    }
+    if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(loop.now) && oldest != Instant.MIN) {
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), reasons, Set.of(), null);
+    }
+    // Per-pod reason counters: reason text -> count of groups.
+    Map<Pod, Map<String, Integer>> perPod = new IdentityHashMap<>();
+    List<Pod> all = new ArrayList<>(real);
+    all.addAll(virtual);
+    List<ScaleUpDecision> decisions = new ArrayList<>();
+    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>();
+    Set<String> used = new HashSet<>();
+    Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
+        new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
+    boolean anyError = false;
+    int nodeCount = currentNodeCount;
+    boolean first = true;
+    while (!all.isEmpty()) {
+      List<ExpansionOption> options = new ArrayList<>();
+      for (NodeGroup g : loop.groups.values()) {
+        if (used.contains(g.id())) {
+          continue;
+        }
+        String skip = skipReason(g, loop.now);
+        if (skip != null) {
+          if (first) {
+            for (Pod p : all) {
+              perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(skip, 1, Integer::sum);
+            }
+          }
+          continue;
+        }
+        Node template = loop.templates.get(g.id());
+        List<Pod> candidates = new ArrayList<>();
+        Map<Object, Optional<String>> memo = new HashMap<>();
+        for (Pod p : all) {
+          Optional<String> failure = memo.computeIfAbsent(equivalenceKey(p), k -> loop.sim.checkOnTemplate(p, template));
+          if (failure.isPresent()) {
+            if (first) {
+              perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
+            }
+          } else {
+            candidates.add(p);
+          }
+        }
+        if (candidates.isEmpty()) {
+          continue;
+        }
+        int limit = Math.min(this.options.maxNodesPerScaleUp(), g.maxSize() - g.targetSize());
+        if (this.options.maxNodesTotal() > 0) {
+          limit = Math.min(limit, this.options.maxNodesTotal() - nodeCount);
+        }
+        if (limit <= 0) {
+          continue;
+        }
+        SchedulingSimulation.Estimate est = loop.sim.estimate(candidates, template, "template-" + g.id(), limit);
+        if (est.nodeCount() <= 0 || est.pods().isEmpty()) {
+          continue;
+        }
+        List<Map<String, Long>> reqs = new ArrayList<>(est.pods().size());
+        for (Pod p : est.pods()) {
+          reqs.add(loop.req(p));
+        }
+        options.add(new ExpansionOption(g, est.nodeCount(), est.pods(), reqs));
+      }
+      first = false;
+      if (this.options.realPodsFirst() && options.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
+        options.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
+      }
+      Optional<ExpansionOption> chosen = expanders.choose(options);
+      if (chosen.isEmpty()) {
+        break;
+      }
+      ExpansionOption o = chosen.get();
+      NodeGroup g = o.group();
+      int delta = o.nodeCount();
+      if (this.options.maxNodesTotal() > 0 && delta > this.options.maxNodesTotal() - nodeCount) {
+        delta = this.options.maxNodesTotal() - nodeCount;
+        loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
+            String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, this.options.maxNodesTotal())));
+      }
+      delta = Math.min(delta, g.maxSize() - g.targetSize());
+      if (delta < 1) {
+        break;
+      }
+      int newSize = g.targetSize() + delta;
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
+          String.format(Events.SCALED_UP_GROUP_BEFORE, g.id(), newSize, g.targetSize(), g.maxSize())));
+      used.add(g.id());
+      try {
+        provider.increaseSize(g.id(), delta);
+      } catch (NodeGroupProvider.ProviderException e) {
+        anyError = true;
+        loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
+            String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
+        state.backoff().fail(g.id(), "cloudProviderError", loop.now);
+        for (Pod p : o.pods()) {
+          perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge("scale-up execution failed", 1, Integer::sum);
+        }
+        if (!this.options.salvoScaleUp()) {
+          break;
+        }
+        continue;
+      }
+      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g).equals(Duration.ofMinutes(15)) ? this.options.maxNodeProvisionTime() : provisionTime(g));
+      state.scaledUp(loop.now);
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
+          String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
+      int realCount = 0;
+      int virtualCount = 0;
+      for (Pod p : o.pods()) {
+        if (VirtualPods.isVirtual(p)) {
+          virtualCount++;
+        } else {
+          realCount++;
+        }
+      }
+      ScaleUpDecision d = new ScaleUpDecision(g.id(), delta, g.targetSize(), newSize, g.maxSize(), realCount, virtualCount);
+      decisions.add(d);
+      loop.groups.put(g.id(), g.withTargetSize(newSize));
+      nodeCount += delta;
+      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      helped.addAll(o.pods());
+      for (Pod p : o.pods()) {
+        triggered.put(p, d);
+        loop.placement.put(p, Placement.NEW);
+      }
+      all.removeIf(helped::contains);
+      if (!this.options.salvoScaleUp()) {
+        break;
+      }
+    }
+    for (Map.Entry<Pod, Map<String, Integer>> e : perPod.entrySet()) {
+      reasons.put(e.getKey(), formatReasons(e.getValue()));
+    }
+    ScaleUpResult result;
+    if (!decisions.isEmpty()) {
+      result = ScaleUpResult.ScaleUpSuccessful;
+    } else if (anyError) {
+      result = ScaleUpResult.ScaleUpError;
+    } else {
+      result = ScaleUpResult.ScaleUpNoOptionsAvailable;
+    }
+    return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, reasons, Set.of(), null);
+  }
+
+  /** Pods of one controller with the same spec share one template check. */
+  private static Object equivalenceKey(Pod p) {
+    return new IdentityKey(p.getSpec(), p.getMetadata().getLabels());
+  }
+
+  private record IdentityKey(Object spec, Object labels) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof IdentityKey k && k.spec == spec && java.util.Objects.equals(k.labels, labels);
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(spec) * 31 + java.util.Objects.hashCode(labels);
+    }
+  }
+
+  /** §3.2 group filtering. */
+  private String skipReason(NodeGroup g, Instant now) {
+    if (state.backoff().isBackedOff(g.id(), now)) {
+      return "in backoff after failed scale-up";
+    }
+    if (g.targetSize() >= g.maxSize()) {
+      return "max node group size reached";
+    }
+    return null;
+  }
+
+  /** {@code "<count> <reason>"} entries joined by {@code ", "}, count descending then text. */
+  static String formatReasons(Map<String, Integer> counts) {
+    List<Map.Entry<String, Integer>> list = new ArrayList<>(counts.entrySet());
+    list.sort(Comparator.comparing((Map.Entry<String, Integer> e) -> -e.getValue()).thenComparing(Map.Entry::getKey));
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, Integer> e : list) {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(e.getValue()).append(' ').append(e.getKey());
+    }
+    return sb.toString();
+  }
+
+  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
+    List<BufferOutcome> out = new ArrayList<>();
+    for (BufferInjector.Entry e : injection.entries()) {
+      CapacityBuffer b = e.buffer();
+      long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
+      int existing = 0;
+      int upcomingOrNew = 0;
+      int upcomingOnly = 0;
+      int newOnly = 0;
+      int failed = 0;
+      for (Pod p : e.pods()) {
+        switch (loop.placement.getOrDefault(p, Placement.NONE)) {
+          case EXISTING -> existing++;
+          case UPCOMING -> { upcomingOrNew++; upcomingOnly++; }
+          case NEW -> { upcomingOrNew++; newOnly++; }
+          default -> failed++;
+        }
+      }
+      Condition capacity;
+      if (!e.injected()) {
+        capacity = CapacityAvailability.notEvaluated(gen);
+      } else {
+        Pod chunk = e.pods().get(0);
+        boolean feasible = false;
+        for (Node n : cluster.nodes()) {
+          if (loop.readyNodes.contains(n.getMetadata().getName()) && loop.sim.fitsEmptyNode(chunk, n)) {
+            feasible = true;
+            break;
+          }
+        }
+        if (!feasible) {
+          for (Node t : loop.templates.values()) {
+            if (loop.sim.fitsEmptyNode(chunk, t)) {
+              feasible = true;
+              break;
+            }
+          }
+        }
+        capacity = CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !feasible, null, gen);
+      }
+      List<Condition> conditions = StatusConditions.copy(b.getStatus().getConditions());
+      if (conditions == null) {
+        conditions = new ArrayList<>();
+      }
+      boolean changed = StatusConditions.set(conditions, e.provisioning(), loop.now);
+      changed |= StatusConditions.set(conditions, capacity, loop.now);
+      if (changed) {
+        statusWriter.writeConditions(b, conditions);
+      }
+      out.add(new BufferOutcome(b.getMetadata().getNamespace(), b.getMetadata().getName(), e.pods().size(), existing,
+          upcomingOnly, newOnly, failed, List.copyOf(conditions), changed));
+    }
+    return out;
+  }
+
+  private IterationResult finish(Loop loop, ScaleUpResult result, List<ScaleUpDecision> up,
+      List<IterationResult.ScaleDownDecision> down, PendingPods pending, List<UnschedulablePod> unschedulable,
+      ScaleDownPlanner.Plan plan, List<BufferOutcome> buffers) {
+    return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
+        List.copyOf(buffers), List.copyOf(unschedulable),
+        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted));
+  }
+}

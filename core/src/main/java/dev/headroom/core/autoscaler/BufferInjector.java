@@ -1,0 +1,147 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.StatusConditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Selects the buffers to inject, decides each one's {@code Provisioning} outcome and builds its virtual pods
+ * (capacitybuffer spec §7.2, §7.3). Pure: reads the cluster view, writes nothing.
+ */
+public final class BufferInjector {
+
+  /** One selected buffer and what the loop does with it. */
+  public record Entry(CapacityBuffer buffer, Condition provisioning, List<Pod> pods) {
+    /** True when virtual pods were injected. */
+    public boolean injected() {
+      return BufferConditions.TRUE.equals(provisioning.getStatus());
+    }
+  }
+
+  /** The selected buffers (namespace/name order) and the registry virtual-pod UID → entry. */
+  public record Injection(List<Entry> entries, Map<String, Entry> registry) {
+    /** All virtual pods, buffer by buffer. */
+    public List<Pod> pods() {
+      List<Pod> out = new ArrayList<>();
+      for (Entry e : entries) {
+        out.addAll(e.pods());
+      }
+      return out;
+    }
+
+    /** Nothing injected. */
+    public static final Injection EMPTY = new Injection(List.of(), Map.of());
+  }
+
+  private final Set<String> allowedStrategies;
+  private final int maxVirtualPodsPerBuffer;
+
+  /**
+   * @param allowedStrategies status strategies that are injected (production: the active-capacity strategy)
+   * @param maxVirtualPodsPerBuffer bound on pods per buffer, 0 = unlimited
+   */
+  public BufferInjector(Set<String> allowedStrategies, int maxVirtualPodsPerBuffer) {
+    this.allowedStrategies = Set.copyOf(allowedStrategies);
+    this.maxVirtualPodsPerBuffer = maxVirtualPodsPerBuffer;
+  }
+
+  /** The production injector. */
+  public static BufferInjector of(AutoscalerOptions options) {
+    return new BufferInjector(Set.of(BufferConditions.STRATEGY_ACTIVE_CAPACITY), options.maxVirtualPodsPerBuffer());
+  }
+
+  /** Selects, decides and builds for every buffer of the view. */
+  public Injection inject(List<CapacityBuffer> buffers, ClusterView view) {
+    List<CapacityBuffer> sorted = new ArrayList<>(buffers);
+    sorted.sort(Comparator.comparing((CapacityBuffer b) -> nz(b.getMetadata().getNamespace())).thenComparing(b -> nz(b.getMetadata().getName())));
+    List<Entry> entries = new ArrayList<>();
+    Map<String, Entry> registry = new HashMap<>();
+    for (CapacityBuffer b : sorted) {
+      if (!selected(b, view)) {
+        continue;
+      }
+      Entry e = decide(b, view);
+      entries.add(e);
+      for (Pod p : e.pods()) {
+        registry.put(p.getMetadata().getUid(), e);
+      }
+    }
+    return new Injection(List.copyOf(entries), Map.copyOf(registry));
+  }
+
+  boolean selected(CapacityBuffer b, ClusterView view) {
+    CapacityBufferStatus st = b.getStatus();
+    if (st == null || st.getProvisioningStrategy() == null || !allowedStrategies.contains(st.getProvisioningStrategy())) {
+      return false;
+    }
+    List<Condition> cs = st.getConditions();
+    if (!StatusConditions.isStatus(cs, BufferConditions.READY_FOR_PROVISIONING, BufferConditions.TRUE)
+        && !StatusConditions.isStatus(cs, BufferConditions.PROVISIONING, BufferConditions.TRUE)) {
+      return false;
+    }
+    if (st.getPodTemplateRef() != null && st.getPodTemplateRef().getName() != null && st.getPodTemplateGeneration() != null) {
+      try {
+        Optional<PodTemplate> t = view.podTemplate(b.getMetadata().getNamespace(), st.getPodTemplateRef().getName());
+        if (t.isPresent()) {
+          Long gen = t.get().getMetadata() == null ? null : t.get().getMetadata().getGeneration();
+          if (!Objects.equals(gen == null ? 0L : gen, st.getPodTemplateGeneration())) {
+            return false;
+          }
+        }
+      } catch (RuntimeException e) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  Entry decide(CapacityBuffer b, ClusterView view) {
+    CapacityBufferStatus st = b.getStatus();
+    long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
+    if (st.getPodTemplateRef() == null || st.getReplicas() == null
+        || StatusConditions.isStatus(st.getConditions(), BufferConditions.READY_FOR_PROVISIONING, BufferConditions.FALSE)) {
+      return new Entry(b, BufferConditions.provisioningFailed(BufferConditions.REASON_NOT_READY_FOR_PROVISIONING,
+          BufferConditions.MESSAGE_NOT_READY_FOR_PROVISIONING, gen), List.of());
+    }
+    int replicas = st.getReplicas();
+    if (replicas <= 0) {
+      return new Entry(b, BufferConditions.provisioningFailed(BufferConditions.REASON_BUFFER_IS_EMPTY,
+          BufferConditions.MESSAGE_BUFFER_IS_EMPTY, gen), List.of());
+    }
+    String ref = st.getPodTemplateRef().getName();
+    PodTemplate template;
+    try {
+      Optional<PodTemplate> t = view.podTemplate(b.getMetadata().getNamespace(), ref);
+      if (t.isEmpty()) {
+        throw new IllegalStateException("podtemplates \"" + ref + "\" not found");
+      }
+      template = t.get();
+    } catch (RuntimeException e) {
+      return new Entry(b, BufferConditions.provisioningFailed(BufferConditions.REASON_FAILED_TO_GET_POD_TEMPLATE,
+          BufferConditions.MESSAGE_FAILED_TO_GET_POD_TEMPLATE + BufferConditions.ERR_GET_POD_TEMPLATE + e.getMessage(), gen), List.of());
+    }
+    if (maxVirtualPodsPerBuffer > 0 && replicas > maxVirtualPodsPerBuffer) {
+      return new Entry(b, BufferConditions.provisioningFailed(BufferConditions.REASON_FAILED_TO_MAKE_FAKE_PODS,
+          BufferConditions.MESSAGE_FAILED_TO_MAKE_FAKE_PODS + "buffer replicas " + replicas + " exceed the limit of "
+              + maxVirtualPodsPerBuffer + " virtual pods per buffer", gen), List.of());
+    }
+    return new Entry(b, BufferConditions.provisioningSucceeded(BufferConditions.REASON_FAKE_PODS_INJECTED, gen),
+        VirtualPods.build(b, template, replicas));
+  }
+
+  private static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}

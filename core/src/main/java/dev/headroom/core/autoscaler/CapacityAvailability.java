@@ -1,0 +1,48 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.core.buffer.BufferConditions;
+import io.fabric8.kubernetes.api.model.Condition;
+
+/**
+ * The {@code CapacityAvailable} condition [H-EXT] (capacitybuffer spec §8.1): where a buffer's virtual pods
+ * ended in the last simulation.
+ */
+public final class CapacityAvailability {
+
+  public static final String MESSAGE_NOT_EVALUATED = "Virtual pods were not injected in the last autoscaler loop";
+  public static final String MESSAGE_INFEASIBLE = "No node group can fit a single virtual pod of this buffer";
+  public static final String MESSAGE_FITS = "All %d virtual pods fit on existing capacity";
+  public static final String MESSAGE_REQUIRES = "%d/%d virtual pods required new capacity, %d failed";
+
+  private CapacityAvailability() {}
+
+  /** The buffer was not injected this loop. */
+  public static Condition notEvaluated(long generation) {
+    return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.UNKNOWN,
+        BufferConditions.REASON_NOT_EVALUATED, MESSAGE_NOT_EVALUATED, generation);
+  }
+
+  /**
+   * The decision table of §8.1.
+   *
+   * @param n virtual pods injected
+   * @param e placed on existing Ready capacity
+   * @param u placed on upcoming or new nodes
+   * @param f placed nowhere
+   * @param infeasible one chunk fits no Ready node and no template
+   * @param summary optional detail appended to the infeasible message (null for none)
+   */
+  public static Condition evaluate(int n, int e, int u, int f, boolean infeasible, String summary, long generation) {
+    if (infeasible) {
+      String msg = summary == null || summary.isEmpty() ? MESSAGE_INFEASIBLE : MESSAGE_INFEASIBLE + ": " + summary;
+      return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.FALSE,
+          BufferConditions.REASON_INFEASIBLE, msg, generation);
+    }
+    if (e == n) {
+      return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.TRUE,
+          BufferConditions.REASON_FITS_EXISTING_CAPACITY, String.format(MESSAGE_FITS, n), generation);
+    }
+    return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.FALSE,
+        BufferConditions.REASON_REQUIRES_NEW_CAPACITY, String.format(MESSAGE_REQUIRES, u, n, f), generation);
+  }
+}

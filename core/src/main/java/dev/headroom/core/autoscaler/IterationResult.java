@@ -1,0 +1,46 @@
+package dev.headroom.core.autoscaler;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything one {@code runOnce(now)} decided and observed: what {@code plan} prints and what the runtime and
+ * the simulator apply or record.
+ */
+public record IterationResult(
+    Instant now,
+    String expander,
+    ScaleUpResult scaleUpResult,
+    List<ScaleUpDecision> scaleUp,
+    List<ScaleDownDecision> scaleDown,
+    PendingPods pendingPods,
+    List<BufferOutcome> buffers,
+    List<UnschedulablePod> unschedulablePods,
+    List<UnneededNode> unneededNodes,
+    List<UnremovableNode> unremovableNodes,
+    List<EventRecord> events) {
+
+  /** Growth of one group. */
+  public record ScaleUpDecision(String nodeGroup, int delta, int currentSize, int newTargetSize, int maxSize, int realPods, int virtualPods) {}
+
+  /** Removal of one node; {@code reason} is {@code empty}, {@code underutilized} or {@code unready}. */
+  public record ScaleDownDecision(String node, String nodeGroup, String reason, double utilization, List<String> podsToReschedule) {}
+
+  /** Where the real pending pods went in this loop's simulation. */
+  public record PendingPods(int total, int onExistingNodes, int onUpcomingNodes, int onNewNodes, int unschedulable) {}
+
+  /** One selected buffer: where its virtual pods went and its conditions after the loop. */
+  public record BufferOutcome(
+      String namespace, String name, int virtualPods, int onExistingNodes, int onUpcomingNodes, int onNewNodes,
+      int unschedulable, List<Condition> conditions, boolean statusWritten) {}
+
+  /** A real pod that no existing, upcoming or new node helps, and why. */
+  public record UnschedulablePod(String namespace, String name, String reason) {}
+
+  /** A node found removable, and since when. */
+  public record UnneededNode(String node, String nodeGroup, Instant since, boolean empty, double utilization) {}
+
+  /** A node that cannot be removed, and why ({@link dev.headroom.core.autoscaler.scaledown.UnremovableReason} name, plus detail). */
+  public record UnremovableNode(String node, String reason, String detail) {}
+}

@@ -1,0 +1,132 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Virtual pods: in-memory pods made from a CapacityBuffer's managed template (capacitybuffer spec §7.4),
+ * never written to the API.
+ */
+public final class VirtualPods {
+
+  /** Marker annotation key of a virtual pod (the CA marker). */
+  public static final String POD_TYPE_ANNOTATION = "podType";
+  /** Marker annotation value of a virtual pod. */
+  public static final String FAKE_POD_TYPE = "capacityBufferFakePod";
+  /** Karpenter's marker, recognised when reading. */
+  public static final String KARPENTER_FAKE_POD_ANNOTATION = "karpenter.sh/capacity-buffer-fake-pod";
+  /** Safe-to-evict annotation key. */
+  public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
+  /** Owner reference apiVersion. */
+  public static final String OWNER_API_VERSION = "autoscaling.x-k8s.io/v1beta1";
+  /** Owner reference kind. */
+  public static final String OWNER_KIND = "CapacityBuffer";
+  /** Priority of every virtual pod. */
+  public static final int PRIORITY = Integer.MIN_VALUE;
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private VirtualPods() {}
+
+  /** True iff the pod carries a virtual-pod marker. */
+  public static boolean isVirtual(Pod pod) {
+    if (pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null) {
+      return false;
+    }
+    Map<String, String> a = pod.getMetadata().getAnnotations();
+    return FAKE_POD_TYPE.equals(a.get(POD_TYPE_ANNOTATION)) || "true".equals(a.get(KARPENTER_FAKE_POD_ANNOTATION));
+  }
+
+  /** Name of chunk {@code i} (1-based). */
+  public static String name(String buffer, int i) {
+    return "capacity-buffer-" + buffer + "-" + i;
+  }
+
+  /** Builds the {@code replicas} virtual pods of a buffer from its managed template. */
+  public static List<Pod> build(CapacityBuffer buffer, PodTemplate template, int replicas) {
+    ObjectMeta bm = buffer.getMetadata();
+    PodSpec base = template.getTemplate() == null || template.getTemplate().getSpec() == null
+        ? new PodSpec()
+        : SERIALIZATION.clone(template.getTemplate().getSpec());
+    base.setNodeName(null);
+    sanitise(base);
+    base.setPriority(PRIORITY);
+    ObjectMeta tm = template.getTemplate() == null || template.getTemplate().getMetadata() == null
+        ? new ObjectMeta()
+        : template.getTemplate().getMetadata();
+    Map<String, String> labels = tm.getLabels() == null ? Map.of() : tm.getLabels();
+    Map<String, String> annotations = new LinkedHashMap<>(tm.getAnnotations() == null ? Map.of() : tm.getAnnotations());
+    annotations.put(POD_TYPE_ANNOTATION, FAKE_POD_TYPE);
+    annotations.put(SAFE_TO_EVICT, "true");
+    List<String> finalizers = tm.getFinalizers() == null ? List.of() : tm.getFinalizers();
+    List<Pod> out = new ArrayList<>(replicas);
+    for (int i = 1; i <= replicas; i++) {
+      Pod p = new Pod();
+      ObjectMeta m = new ObjectMeta();
+      m.setName(name(bm.getName(), i));
+      m.setNamespace(bm.getNamespace());
+      m.setUid(bm.getUid() + "-" + i);
+      m.setLabels(new LinkedHashMap<>(labels));
+      m.setAnnotations(new LinkedHashMap<>(annotations));
+      if (!finalizers.isEmpty()) {
+        m.setFinalizers(new ArrayList<>(finalizers));
+      }
+      m.setOwnerReferences(List.of(new OwnerReferenceBuilder()
+          .withApiVersion(OWNER_API_VERSION).withKind(OWNER_KIND)
+          .withName(bm.getName()).withUid(bm.getUid()).withController(true).build()));
+      p.setMetadata(m);
+      // The spec is shared by all chunks of a buffer: the core never mutates pod specs.
+      p.setSpec(base);
+      out.add(p);
+    }
+    return out;
+  }
+
+  /** Removes PVC and ephemeral volumes and every mount or device that references them. */
+  static void sanitise(PodSpec spec) {
+    if (spec.getVolumes() == null) {
+      return;
+    }
+    Set<String> removed = new HashSet<>();
+    List<Volume> kept = new ArrayList<>();
+    for (Volume v : spec.getVolumes()) {
+      if (v.getPersistentVolumeClaim() != null || v.getEphemeral() != null) {
+        removed.add(v.getName());
+      } else {
+        kept.add(v);
+      }
+    }
+    if (removed.isEmpty()) {
+      return;
+    }
+    spec.setVolumes(kept);
+    List<Container> all = new ArrayList<>();
+    if (spec.getContainers() != null) {
+      all.addAll(spec.getContainers());
+    }
+    if (spec.getInitContainers() != null) {
+      all.addAll(spec.getInitContainers());
+    }
+    for (Container c : all) {
+      if (c.getVolumeMounts() != null) {
+        c.setVolumeMounts(new ArrayList<>(c.getVolumeMounts().stream().filter(m -> !removed.contains(m.getName())).toList()));
+      }
+      if (c.getVolumeDevices() != null) {
+        c.setVolumeDevices(new ArrayList<>(c.getVolumeDevices().stream().filter(d -> !removed.contains(d.getName())).toList()));
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.headroom.core.autoscaler.expander;
+
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.resources.Quantities;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Headroom's {@code price}: pod values are derived from the cheapest per-unit price over all configured
+ * groups; {@code score = (n·price + s)/(Σ value(P) + s)} with {@code s} the value of a 500m/500Mi pod,
+ * multiplied by 1000 when the group offers an accelerator no pod of the option requests; lowest wins.
+ */
+public final class PriceExpander implements Expander {
+
+  /** Resources treated as accelerators. */
+  public static final Set<String> ACCELERATORS = Set.of("nvidia.com/gpu", "amd.com/gpu");
+
+  private static final double GIB = 1024.0 * 1024 * 1024;
+  private final double unitCpu;
+  private final double unitMem;
+  private final Map<String, Double> unitAcc = new TreeMap<>();
+
+  public PriceExpander(List<NodeGroup> groups) {
+    double cpu = Double.POSITIVE_INFINITY;
+    double mem = Double.POSITIVE_INFINITY;
+    for (NodeGroup g : groups) {
+      Map<String, Quantity> alloc = allocatable(g);
+      double c = cores(alloc, "cpu");
+      double m = amount(alloc, "memory") / GIB;
+      if (c > 0) {
+        cpu = Math.min(cpu, g.pricePerHour() / c);
+      }
+      if (m > 0) {
+        mem = Math.min(mem, g.pricePerHour() / m);
+      }
+      for (String acc : ACCELERATORS) {
+        double a = amount(alloc, acc);
+        if (a > 0) {
+          unitAcc.merge(acc, g.pricePerHour() / a, Math::min);
+        }
+      }
+    }
+    unitCpu = Double.isInfinite(cpu) ? 0 : cpu;
+    unitMem = Double.isInfinite(mem) ? 0 : mem;
+  }
+
+  @Override
+  public String name() {
+    return Expanders.PRICE;
+  }
+
+  /** Derived price of a pod per hour. */
+  public double value(Map<String, Long> req) {
+    double v = Math.max(req.getOrDefault("cpu", 0L) / 1000.0 * unitCpu, req.getOrDefault("memory", 0L) / 1000.0 / GIB * unitMem);
+    for (Map.Entry<String, Double> e : unitAcc.entrySet()) {
+      v += req.getOrDefault(e.getKey(), 0L) / 1000.0 * e.getValue();
+    }
+    return v;
+  }
+
+  /** The score of an option (lower is better). */
+  public double score(ExpansionOption o) {
+    double s = value(Map.of("cpu", 500L, "memory", 500L * 1024 * 1024 * 1000));
+    double podValue = 0;
+    for (Map<String, Long> r : o.podRequests()) {
+      podValue += value(r);
+    }
+    double score = (o.nodeCount() * o.group().pricePerHour() + s) / (podValue + s);
+    Map<String, Quantity> alloc = allocatable(o.group());
+    for (String acc : ACCELERATORS) {
+      if (amount(alloc, acc) > 0 && o.totalRequest(acc) == 0) {
+        score *= 1000;
+        break;
+      }
+    }
+    return score;
+  }
+
+  @Override
+  public List<ExpansionOption> bestOptions(List<ExpansionOption> options) {
+    double best = Double.POSITIVE_INFINITY;
+    List<ExpansionOption> out = new ArrayList<>();
+    for (ExpansionOption o : options) {
+      double sc = score(o);
+      if (sc < best) {
+        best = sc;
+        out.clear();
+        out.add(o);
+      } else if (sc == best) {
+        out.add(o);
+      }
+    }
+    return out.isEmpty() ? options : out;
+  }
+
+  private static Map<String, Quantity> allocatable(NodeGroup g) {
+    var st = g.template().getStatus();
+    if (st == null) {
+      return Map.of();
+    }
+    return st.getAllocatable() != null && !st.getAllocatable().isEmpty() ? st.getAllocatable() : st.getCapacity() == null ? Map.of() : st.getCapacity();
+  }
+
+  private static double cores(Map<String, Quantity> alloc, String r) {
+    return amount(alloc, r);
+  }
+
+  private static double amount(Map<String, Quantity> alloc, String r) {
+    Quantity q = alloc.get(r);
+    return q == null ? 0 : Quantities.milli(q) / 1000.0;
+  }
+}

@@ -1,0 +1,286 @@
+package dev.headroom.core.autoscaler.scaledown;
+
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.AutoscalerState;
+import dev.headroom.core.autoscaler.EventRecord;
+import dev.headroom.core.autoscaler.Events;
+import dev.headroom.core.autoscaler.IterationResult.ScaleDownDecision;
+import dev.headroom.core.autoscaler.IterationResult.UnneededNode;
+import dev.headroom.core.autoscaler.IterationResult.UnremovableNode;
+import dev.headroom.core.autoscaler.NodeGroupProvider;
+import dev.headroom.core.autoscaler.Nodes;
+import dev.headroom.core.autoscaler.ObjectRef;
+import dev.headroom.core.autoscaler.SchedulingSimulation;
+import dev.headroom.core.autoscaler.VirtualPods;
+import dev.headroom.core.nodegroup.NodeGroup;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Scale-down planning (autoscaler spec §4, capacitybuffer spec §7.7, §8.3): finds removable nodes with a drain
+ * simulation that re-places every pod of a candidate — virtual pods included — on the remaining nodes,
+ * tracks unneeded-since timers, and deletes the nodes that have been unneeded long enough.
+ */
+public final class ScaleDownPlanner {
+
+  /** A node that may be removed, with what would move. */
+  public record Removable(Node node, String group, double utilization, boolean ready, List<Pod> podsToMove, double cost) {
+    /** No pod (virtual ones included) has to move. */
+    public boolean empty() {
+      return podsToMove.isEmpty();
+    }
+
+    int realPods() {
+      return (int) podsToMove.stream().filter(p -> !VirtualPods.isVirtual(p)).count();
+    }
+  }
+
+  /** The planning outcome of one loop. */
+  public record Plan(List<Removable> removable, List<UnneededNode> unneeded, List<UnremovableNode> unremovable) {}
+
+  private final AutoscalerOptions options;
+  private final AutoscalerState state;
+  private final NodeGroupProvider provider;
+  private final Consumer<EventRecord> emit;
+  private final DrainRules rules;
+
+  public ScaleDownPlanner(AutoscalerOptions options, AutoscalerState state, NodeGroupProvider provider, Consumer<EventRecord> emit) {
+    this.options = options;
+    this.state = state;
+    this.provider = provider;
+    this.emit = emit;
+    this.rules = new DrainRules(options.skipNodesWithSystemPods(), options.skipNodesWithLocalStorage(), options.skipNodesWithCustomControllerPods());
+  }
+
+  private record Candidate(Node node, String group, double utilization, boolean ready, List<Pod> podsToMove, double cost) {}
+
+  /**
+   * Finds removable nodes. The simulation must hold every registered node with its pods, plus the pending and
+   * virtual pods placed on existing capacity in this loop.
+   */
+  public Plan plan(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
+      Map<String, String> groupOfNode, Set<String> readyNodes, Set<String> placeholders, Set<String> notStarted,
+      List<PodDisruptionBudget> pdbs) {
+    List<UnremovableNode> unremovable = new ArrayList<>();
+    List<DrainRules.PdbBudget> budgets = new ArrayList<>();
+    for (PodDisruptionBudget pdb : pdbs) {
+      budgets.add(new DrainRules.PdbBudget(pdb));
+    }
+    Set<String> destinations = new HashSet<>();
+    for (Node n : nodes) {
+      String name = n.getMetadata().getName();
+      if (readyNodes.contains(name) && !Nodes.isBeingDeleted(n) && !Nodes.isCordoned(n) && !notStarted.contains(name)) {
+        destinations.add(name);
+      }
+    }
+    List<Candidate> candidates = new ArrayList<>();
+    for (Node n : nodes) {
+      String name = n.getMetadata().getName();
+      String group = groupOfNode.get(name);
+      if (group == null) {
+        continue;
+      }
+      if (notStarted.contains(name) || placeholders.contains(name)) {
+        continue;
+      }
+      if (Nodes.isBeingDeleted(n)) {
+        unremovable.add(new UnremovableNode(name, UnremovableReason.CurrentlyBeingDeleted.name(), ""));
+        continue;
+      }
+      if (Nodes.scaleDownDisabled(n)) {
+        unremovable.add(new UnremovableNode(name, UnremovableReason.ScaleDownDisabledAnnotation.name(), ""));
+        continue;
+      }
+      Instant until = state.unremovableUntil().get(name);
+      if (until != null && now.isBefore(until)) {
+        unremovable.add(new UnremovableNode(name, UnremovableReason.RecentlyUnremovable.name(), ""));
+        continue;
+      }
+      NodeGroup g = groups.get(group);
+      boolean ready = readyNodes.contains(name);
+      List<Pod> pods = sim.podsOn(name);
+      Utilization.Value u = Utilization.of(n, pods, g.options().ignoreDaemonSetsUtilization() != null
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
+      double threshold = u.gpu()
+          ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
+          : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());
+      if (ready && u.utilization() > threshold) {
+        unremovable.add(new UnremovableNode(name, UnremovableReason.NotUnderutilized.name(), ""));
+        continue;
+      }
+      List<Pod> toMove = new ArrayList<>();
+      String blocked = null;
+      for (Pod p : pods) {
+        Drainability d = rules.classify(p, budgets, now);
+        if (d instanceof Drainability.Blocked b) {
+          blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+          if (b.reason() == BlockingReason.BlockedByOnCompletionPod) {
+            unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByOnCompletionPod.name(), blocked));
+            blocked = "";
+          }
+          break;
+        }
+        if (d instanceof Drainability.Movable) {
+          toMove.add(p);
+        }
+      }
+      if (blocked != null) {
+        if (!blocked.isEmpty()) {
+          unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByPod.name(), blocked));
+        }
+        continue;
+      }
+      candidates.add(new Candidate(n, group, u.utilization(), ready, toMove, EvictionCost.ofNode(toMove)));
+    }
+    // Headroom disruption-cost order: cost, utilisation, real pods, name.
+    candidates.sort(Comparator.comparingDouble(Candidate::cost)
+        .thenComparingDouble(Candidate::utilization)
+        .thenComparingLong(c -> c.podsToMove().stream().filter(p -> !VirtualPods.isVirtual(p)).count())
+        .thenComparing(c -> c.node().getMetadata().getName()));
+    List<Removable> removable = new ArrayList<>();
+    Set<String> removed = new HashSet<>();
+    int nonEmptyChecked = 0;
+    for (Candidate c : candidates) {
+      String name = c.node().getMetadata().getName();
+      if (!c.podsToMove().isEmpty()) {
+        if (nonEmptyChecked >= Math.max(options.scaleDownNonEmptyCandidatesCount(), 1)) {
+          unremovable.add(new UnremovableNode(name, UnremovableReason.NodeGroupMaxDeletionCountReached.name(), "candidate limit"));
+          continue;
+        }
+        nonEmptyChecked++;
+      }
+      sim.fork();
+      boolean ok = true;
+      String failedPod = null;
+      for (Pod p : c.podsToMove()) {
+        sim.removePod(p);
+      }
+      for (Pod p : c.podsToMove()) {
+        if (sim.schedule(p, d -> destinations.contains(d) && !d.equals(name) && !removed.contains(d)).isEmpty()) {
+          ok = false;
+          failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+          break;
+        }
+      }
+      if (ok) {
+        sim.commit();
+        removed.add(name);
+        destinations.remove(name);
+        for (Pod p : c.podsToMove()) {
+          for (DrainRules.PdbBudget b : budgets) {
+            if (b.matches(p)) {
+              b.consume();
+            }
+          }
+        }
+        removable.add(new Removable(c.node(), c.group(), c.utilization(), c.ready(), c.podsToMove(), c.cost()));
+      } else {
+        sim.revert();
+        state.unremovableUntil().put(name, now.plus(options.unremovableNodeRecheckTimeout()));
+        unremovable.add(new UnremovableNode(name, UnremovableReason.NoPlaceToMovePods.name(),
+            failedPod != null && failedPod.contains("/capacity-buffer-") ? "" : failedPod == null ? "" : failedPod));
+      }
+    }
+    // Unneeded timers: kept while a node stays removable, reset when it drops out.
+    Set<String> names = new HashSet<>();
+    List<UnneededNode> unneeded = new ArrayList<>();
+    for (Removable r : removable) {
+      String name = r.node().getMetadata().getName();
+      names.add(name);
+      Instant since = state.unneededSince().computeIfAbsent(name, k -> now);
+      unneeded.add(new UnneededNode(name, r.group(), since, r.empty(), r.utilization()));
+    }
+    state.unneededSince().keySet().retainAll(names);
+    state.unremovableUntil().values().removeIf(t -> !now.isBefore(t));
+    return new Plan(List.copyOf(removable), List.copyOf(unneeded), List.copyOf(unremovable));
+  }
+
+  /** True while deletion is in cooldown (§4.1). */
+  public boolean inCooldown(Instant now) {
+    return state.lastScaleUp().map(t -> now.isBefore(t.plus(options.scaleDownDelayAfterAdd()))).orElse(false)
+        || state.lastScaleDownFailure().map(t -> now.isBefore(t.plus(options.scaleDownDelayAfterFailure()))).orElse(false)
+        || state.lastScaleDownDelete().map(t -> now.isBefore(t.plus(options.scaleDownDelayAfterDelete()))).orElse(false);
+  }
+
+  /**
+   * Deletes the nodes that have been unneeded long enough: empty ones in bulk (up to
+   * {@code maxScaleDownParallelism}), the others up to {@code maxDrainParallelism}, never below a group's
+   * {@code minSize}.
+   */
+  public List<ScaleDownDecision> actuate(Instant now, Plan plan, Map<String, NodeGroup> groups, Map<String, Node> nodes) {
+    if (inCooldown(now)) {
+      return List.of();
+    }
+    List<ScaleDownDecision> out = new ArrayList<>();
+    Map<String, Integer> deletions = new HashMap<>();
+    int empty = 0;
+    int drained = 0;
+    List<Removable> ordered = new ArrayList<>(plan.removable());
+    // Empty nodes first (bulk), then the rest in disruption-cost order.
+    ordered.sort(Comparator.comparing((Removable r) -> !r.empty()));
+    for (Removable r : ordered) {
+      String name = r.node().getMetadata().getName();
+      NodeGroup g = groups.get(r.group());
+      Instant since = state.unneededSince().get(name);
+      Duration needed = r.ready()
+          ? (g.options().scaleDownUnneededTime() != null ? g.options().scaleDownUnneededTime() : options.scaleDownUnneededTime())
+          : (g.options().scaleDownUnreadyTime() != null ? g.options().scaleDownUnreadyTime() : options.scaleDownUnreadyTime());
+      if (since == null || since.plus(needed).isAfter(now)) {
+        continue;
+      }
+      int pendingDeletions = deletions.getOrDefault(g.id(), 0);
+      if (g.targetSize() - pendingDeletions <= g.minSize()) {
+        continue;
+      }
+      if (r.empty() ? empty >= options.maxScaleDownParallelism() : drained >= options.maxDrainParallelism()) {
+        continue;
+      }
+      try {
+        provider.deleteNodes(g.id(), List.of(r.node()));
+      } catch (NodeGroupProvider.ProviderException e) {
+        emit.accept(new EventRecord(new ObjectRef("Node", "", name, r.node().getMetadata().getUid()), EventRecord.WARNING,
+            Events.SCALE_DOWN_FAILED, e.getMessage()));
+        state.scaleDownFailedAt(now);
+        continue;
+      }
+      deletions.merge(g.id(), 1, Integer::sum);
+      if (r.empty()) {
+        empty++;
+      } else {
+        drained++;
+      }
+      List<String> real = new ArrayList<>();
+      for (Pod p : r.podsToMove()) {
+        if (!VirtualPods.isVirtual(p)) {
+          real.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
+        }
+      }
+      String reason = !r.ready() ? "unready" : r.empty() ? "empty" : "underutilized";
+      if (r.empty()) {
+        emit.accept(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALE_DOWN_EMPTY, String.format(Events.SCALE_DOWN_EMPTY_MSG, name)));
+      } else {
+        emit.accept(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALE_DOWN,
+            String.format(Events.SCALE_DOWN_MSG, name, r.utilization(), real)));
+      }
+      emit.accept(new EventRecord(new ObjectRef("Node", "", name, r.node().getMetadata().getUid()), EventRecord.NORMAL,
+          Events.SCALE_DOWN, Events.SCALE_DOWN_NODE_MSG));
+      out.add(new ScaleDownDecision(name, g.id(), reason, r.utilization(), List.copyOf(real)));
+      state.unneededSince().remove(name);
+    }
+    if (!out.isEmpty()) {
+      state.scaledDownAt(now);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.headroom.core.autoscaler.scaledown;
+
+import dev.headroom.core.autoscaler.VirtualPods;
+import dev.headroom.core.resources.EffectiveRequests;
+import dev.headroom.core.resources.Quantities;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Node utilisation for scale-down (CA {@code utilization/info.go}): {@code max(cpu, memory)} of requests over
+ * allocatable, or the GPU fraction for nodes with GPUs. Virtual pods are excluded (capacitybuffer spec §8.3);
+ * with {@code ignoreDaemonSetsUtilization} DaemonSet and mirror pods are removed from both sides.
+ */
+public final class Utilization {
+
+  public static final String GPU = "nvidia.com/gpu";
+
+  private Utilization() {}
+
+  /** The utilisation fraction and whether the GPU resource decided it. */
+  public record Value(double utilization, boolean gpu) {}
+
+  public static Value of(Node node, List<Pod> pods, boolean ignoreDaemonSets) {
+    Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of() : node.getStatus().getAllocatable();
+    long gpuAlloc = milli(alloc, GPU);
+    if (gpuAlloc > 0) {
+      long used = 0;
+      for (Pod p : pods) {
+        if (!VirtualPods.isVirtual(p)) {
+          used += EffectiveRequests.of(p.getSpec()).getOrDefault(GPU, 0L);
+        }
+      }
+      return new Value((double) used / gpuAlloc, true);
+    }
+    long cpu = 0;
+    long mem = 0;
+    long dsCpu = 0;
+    long dsMem = 0;
+    for (Pod p : pods) {
+      if (VirtualPods.isVirtual(p)) {
+        continue;
+      }
+      Map<String, Long> r = EffectiveRequests.of(p.getSpec());
+      long c = r.getOrDefault("cpu", 0L);
+      long m = r.getOrDefault("memory", 0L);
+      if (ignoreDaemonSets && (DrainRules.isDaemonSetPod(p) || DrainRules.isMirrorPod(p))) {
+        dsCpu += c;
+        dsMem += m;
+      } else {
+        cpu += c;
+        mem += m;
+      }
+    }
+    double cu = fraction(cpu, milli(alloc, "cpu") - dsCpu);
+    double mu = fraction(mem, milli(alloc, "memory") - dsMem);
+    return new Value(Math.max(cu, mu), false);
+  }
+
+  private static double fraction(long used, long alloc) {
+    if (alloc <= 0) {
+      return used > 0 ? 1 : 0;
+    }
+    return (double) used / alloc;
+  }
+
+  private static long milli(Map<String, Quantity> m, String r) {
+    Quantity q = m.get(r);
+    return q == null ? 0 : Quantities.milli(q);
+  }
+}

@@ -1,0 +1,1307 @@
+package dev.headroom.core.scheduling;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+
+/**
+ * The in-memory cluster the simulation mutates (autoscaler spec §2.1): nodes with incrementally kept
+ * aggregates (requested vector, pod count, used host ports), per-topology-domain counts for inter-pod
+ * (anti-)affinity and topology spread, a label index, and per-equivalence-class memos of failed nodes.
+ *
+ * <h2>Layers</h2>
+ * {@link #fork()} pushes an empty delta layer (O(1)); every mutation writes copy-on-write entries into the
+ * top layer; {@link #revert()} drops the top layer (O(1)); {@link #commit()} folds the top layer into its
+ * parent (O(changes)). Reads walk the layers top-down. Node indexes are positions: a node added in a fork
+ * gets the next index, and indexes freed by a revert are reused.
+ *
+ * <h2>Placement</h2>
+ * {@link #schedulePodOnAnyNode(CompiledPod)} is the placement primitive of spec §2.4: the predicate table of
+ * §2.3 ({@link #check}) in order, first failure wins, nodes visited round-robin from
+ * {@code lastMatchIndex + 1}, first passing node wins. Nodes whose failure for the pod's equivalence class is
+ * {@linkplain Reason.Durability STATIC or MONOTONE} are remembered in the class memo and skipped later; any
+ * pod removal drops the MONOTONE entries. The result equals a naive scan without memo (tested against one).
+ *
+ * <p>Not thread-safe. Every pod and node must come from the compiler given to the constructor.
+ */
+public final class ClusterSnapshot {
+
+  private static final NodeState REMOVED = new NodeState(new long[0]);
+
+  private final SchedulingCompiler compiler;
+  private final ResourceIds resources;
+
+  // Static per-index data, valid for indexes below top.nodeCount (overwritten when an index is reused).
+  private CompiledNode[] nodes = new CompiledNode[64];
+  private int[][] domains = new int[0][];
+
+  // Topology keys and their interned values.
+  private final Map<String, Integer> keyIds = new HashMap<>();
+  private final List<String> keyNames = new ArrayList<>();
+  private final List<Map<String, Integer>> domainIds = new ArrayList<>();
+
+  // Label index: key -> value -> nodes carrying it (valid below top.nodeCount).
+  private final Map<String, Map<String, BitSet>> labelIndex = new HashMap<>();
+
+  // Counter registry (definitions are global; values are layered).
+  private final List<CounterDef> counterDefs = new ArrayList<>();
+  private final Map<CounterKey, CounterDef> counterByKey = new HashMap<>();
+  private final List<AffinityTerm> ownerTerms = new ArrayList<>();
+  private final Map<AffinityTerm, Integer> ownerTermIds = new HashMap<>();
+
+  private ClassInfo[] classInfos = new ClassInfo[64];
+
+  private Layer top;
+  private int depth;
+
+  /** An empty snapshot over nodes and pods compiled by {@code compiler}. */
+  public ClusterSnapshot(SchedulingCompiler compiler) {
+    this.compiler = Objects.requireNonNull(compiler);
+    this.resources = compiler.resources();
+    this.top = new Layer(null);
+    this.top.lastMatchIndex = -1;
+  }
+
+  /** The compiler this snapshot belongs to. */
+  public SchedulingCompiler compiler() {
+    return compiler;
+  }
+
+  // ---------------------------------------------------------------- layers
+
+  /** Pushes a delta layer; later mutations can be dropped by {@link #revert()}. O(1). */
+  public void fork() {
+    Layer l = new Layer(top);
+    l.nodeCount = top.nodeCount;
+    l.liveNodes = top.liveNodes;
+    l.podTotal = top.podTotal;
+    l.lastMatchIndex = top.lastMatchIndex;
+    top = l;
+    depth++;
+  }
+
+  /** Drops the top layer and every mutation made since the matching {@link #fork()}. O(1). */
+  public void revert() {
+    if (top.parent == null) {
+      throw new IllegalStateException("revert without fork");
+    }
+    top = top.parent;
+    depth--;
+  }
+
+  /** Folds the top layer into its parent, keeping its mutations. O(changes in the layer). */
+  public void commit() {
+    Layer c = top;
+    Layer p = c.parent;
+    if (p == null) {
+      throw new IllegalStateException("commit without fork");
+    }
+    if (c.states != null) {
+      for (int i = 0; i < c.states.length; i++) {
+        if (c.states[i] != null) {
+          p.writeState(i, c.states[i]);
+        }
+      }
+    }
+    if (c.removed != null) {
+      p.removed = c.removed;
+    }
+    p.nodeNames.putAll(c.nodeNames);
+    p.podNodes.putAll(c.podNodes);
+    p.counters.putAll(c.counters);
+    if (c.hadRemoval) {
+      for (Memo m : p.memos.values()) {
+        m.dropMonotone();
+      }
+      p.hadRemoval = true;
+    }
+    p.memos.putAll(c.memos);
+    p.nodeCount = c.nodeCount;
+    p.liveNodes = c.liveNodes;
+    p.podTotal = c.podTotal;
+    p.lastMatchIndex = c.lastMatchIndex;
+    top = p;
+    depth--;
+  }
+
+  /** Number of open forks. */
+  public int depth() {
+    return depth;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Number of node indexes in use (removed nodes keep their index until a revert). */
+  public int nodeCount() {
+    return top.nodeCount;
+  }
+
+  /** Number of nodes not removed. */
+  public int liveNodeCount() {
+    return top.liveNodes;
+  }
+
+  /** Number of pods on all nodes. */
+  public int podCount() {
+    return top.podTotal;
+  }
+
+  /** The node at {@code index}. */
+  public CompiledNode node(int index) {
+    checkIndex(index);
+    return nodes[index];
+  }
+
+  /** True when the node at {@code index} was removed. */
+  public boolean isRemoved(int index) {
+    checkIndex(index);
+    BitSet r = removedSet(top);
+    return r != null && r.get(index);
+  }
+
+  /** Index of the live node named {@code name}, or -1. */
+  public int nodeIndex(String name) {
+    for (Layer l = top; l != null; l = l.parent) {
+      Integer i = l.nodeNames.get(name);
+      if (i != null) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Index of the node holding the pod with {@code uid}, or -1. */
+  public int nodeOfPod(String uid) {
+    for (Layer l = top; l != null; l = l.parent) {
+      Integer i = l.podNodes.get(uid);
+      if (i != null) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The pods on node {@code index}, in insertion order (unmodifiable). */
+  public List<CompiledPod> podsOn(int index) {
+    checkIndex(index);
+    return Collections.unmodifiableList(state(index).pods);
+  }
+
+  /** Number of pods on node {@code index}. */
+  public int podCountOn(int index) {
+    checkIndex(index);
+    return state(index).pods.size();
+  }
+
+  /** Sum of effective requests of resource {@code resourceId} on node {@code index}, milli-units. */
+  public long requested(int index, int resourceId) {
+    checkIndex(index);
+    long[] r = state(index).requested;
+    return resourceId < r.length ? r[resourceId] : 0;
+  }
+
+  /** Index of the node where the last placement succeeded (-1 before the first). */
+  public int lastMatchIndex() {
+    return top.lastMatchIndex;
+  }
+
+  // ---------------------------------------------------------------- mutations
+
+  /** Adds a node without pods and returns its index. Node names must be unique among live nodes. */
+  public int addNode(CompiledNode node) {
+    if (nodeIndex(node.name()) >= 0) {
+      throw new IllegalArgumentException("node " + node.name() + " already in the snapshot");
+    }
+    int id = top.nodeCount;
+    ensureNodeCapacity(id + 1);
+    CompiledNode old = nodes[id];
+    if (old != null) {
+      unindexLabels(old, id);
+    }
+    nodes[id] = node;
+    indexLabels(node, id);
+    for (int k = 0; k < keyNames.size(); k++) {
+      domains[k][id] = domainOf(k, node);
+    }
+    top.nodeCount = id + 1;
+    top.liveNodes++;
+    top.writeState(id, new NodeState(new long[resources.size()]));
+    top.nodeNames.put(node.name(), id);
+    if (top.removed != null && top.removed.get(id)) {
+      top.removed.clear(id);
+    }
+    for (CounterDef def : counterDefs) {
+      Counter c = counterForWrite(def);
+      if (c != null && def.eligible(this, node)) {
+        c.addNode(id, domains[def.keyId][id]);
+      }
+    }
+    return id;
+  }
+
+  /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
+  public int addNodeCopy(CompiledNode template, String name) {
+    return addNode(template.copyAs(name));
+  }
+
+  /** Removes the node at {@code index} and its pods. */
+  public void removeNode(int index) {
+    checkIndex(index);
+    if (isRemoved(index)) {
+      throw new IllegalArgumentException("node " + index + " already removed");
+    }
+    for (CompiledPod p : new ArrayList<>(state(index).pods)) {
+      removePod(p.uid());
+    }
+    CompiledNode node = nodes[index];
+    for (CounterDef def : counterDefs) {
+      Counter c = counterForWrite(def);
+      if (c != null && c.eligible.get(index)) {
+        c.removeNode(index, domains[def.keyId][index]);
+      }
+    }
+    if (top.removed == null) {
+      BitSet inherited = removedSet(top.parent);
+      top.removed = inherited == null ? new BitSet() : (BitSet) inherited.clone();
+    }
+    top.removed.set(index);
+    top.writeState(index, REMOVED);
+    top.nodeNames.put(node.name(), -1);
+    top.liveNodes--;
+    markRemoval();
+  }
+
+  /** Adds a pod to node {@code index} without checking predicates (scheduled pods, committed placements). */
+  public void addPod(CompiledPod pod, int index) {
+    checkIndex(index);
+    if (isRemoved(index)) {
+      throw new IllegalArgumentException("node " + index + " was removed");
+    }
+    if (nodeOfPod(pod.uid()) >= 0) {
+      throw new IllegalArgumentException("pod " + pod.uid() + " already in the snapshot");
+    }
+    NodeState s = stateForWrite(index);
+    s.add(pod);
+    top.podNodes.put(pod.uid(), index);
+    top.podTotal++;
+    for (AffinityTerm t : pod.antiAffinity()) {
+      registerOwnerTerm(t);
+    }
+    for (CounterDef def : counterDefs) {
+      if (def.matches(this, pod)) {
+        Counter c = counterForWrite(def);
+        if (c != null && c.eligible.get(index)) {
+          c.addCount(domains[def.keyId][index], def.multiplicity(pod));
+        }
+      }
+    }
+  }
+
+  /** Adds a pod to the live node named {@code nodeName}. */
+  public void addPod(CompiledPod pod, String nodeName) {
+    int i = nodeIndex(nodeName);
+    if (i < 0) {
+      throw new IllegalArgumentException("no node " + nodeName);
+    }
+    addPod(pod, i);
+  }
+
+  /** Removes the pod with {@code uid}; returns false when it is not in the snapshot. */
+  public boolean removePod(String uid) {
+    int index = nodeOfPod(uid);
+    if (index < 0) {
+      return false;
+    }
+    NodeState s = stateForWrite(index);
+    CompiledPod pod = s.remove(uid);
+    top.podNodes.put(uid, -1);
+    top.podTotal--;
+    for (CounterDef def : counterDefs) {
+      if (def.matches(this, pod)) {
+        Counter c = counterForWrite(def);
+        if (c != null && c.eligible.get(index)) {
+          c.addCount(domains[def.keyId][index], -def.multiplicity(pod));
+        }
+      }
+    }
+    markRemoval();
+    return true;
+  }
+
+  private void markRemoval() {
+    top.hadRemoval = true;
+    for (Memo m : top.memos.values()) {
+      m.dropMonotone();
+    }
+  }
+
+  // ---------------------------------------------------------------- placement
+
+  /** Places the pod on the first passing node of all nodes (spec §2.4); see the type comment. */
+  public Placement schedulePodOnAnyNode(CompiledPod pod) {
+    return schedule(pod, 0, top.nodeCount, null);
+  }
+
+  /** Places the pod on the first passing node among those {@code acceptable} accepts. */
+  public Placement schedulePodOnAnyNode(CompiledPod pod, IntPredicate acceptable) {
+    return schedule(pod, 0, top.nodeCount, acceptable);
+  }
+
+  /** Places the pod on the first passing node with index in {@code [from, to)}. */
+  public Placement schedulePodInRange(CompiledPod pod, int from, int to) {
+    return schedule(pod, Math.max(0, from), Math.min(to, top.nodeCount), null);
+  }
+
+  private Placement schedule(CompiledPod pod, int from, int to, IntPredicate acceptable) {
+    if (from >= to || !pod.isSupported()) {
+      return Placement.NO_FIT;
+    }
+    Memo memo = memoForWrite(pod);
+    int start = top.lastMatchIndex + 1;
+    if (start < from || start >= to) {
+      start = from;
+    }
+    int found = scan(pod, memo, start, to, acceptable);
+    if (found < 0 && start > from) {
+      found = scan(pod, memo, from, start, acceptable);
+    }
+    if (found < 0) {
+      return Placement.NO_FIT;
+    }
+    addPod(pod, found);
+    top.lastMatchIndex = found;
+    return new Placement.Placed(found, nodes[found].name());
+  }
+
+  private int scan(CompiledPod pod, Memo memo, int from, int to, IntPredicate acceptable) {
+    BitSet removed = removedSet(top);
+    for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
+      if (removed != null && removed.get(i)) {
+        continue;
+      }
+      if (acceptable != null && !acceptable.test(i)) {
+        continue;
+      }
+      Reason r = firstFailure(pod, i, null);
+      if (r == null) {
+        return i;
+      }
+      if (r.durability() != Reason.Durability.VOLATILE) {
+        memo.failed.set(i);
+        if (r.durability() == Reason.Durability.STATIC) {
+          memo.staticFailed.set(i);
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Runs the predicate table of spec §2.3 for the pod on node {@code index}, without side effects. */
+  public FitResult check(CompiledPod pod, int index) {
+    checkIndex(index);
+    if (isRemoved(index)) {
+      throw new IllegalArgumentException("node " + index + " was removed");
+    }
+    List<String> messages = new ArrayList<>(2);
+    Reason r = firstFailure(pod, index, messages);
+    return r == null ? FitResult.FITS : new FitResult.Fails(r, messages);
+  }
+
+  /**
+   * Runs the predicates for the pod against a node that does not exist yet (a node-group template): the
+   * template is added to a fork, checked and reverted.
+   */
+  public FitResult checkOnTemplate(CompiledPod pod, CompiledNode template) {
+    fork();
+    try {
+      String name = template.name();
+      if (nodeIndex(name) >= 0) {
+        name = name + "-template-check";
+      }
+      int i = addNodeCopy(template, name);
+      return check(pod, i);
+    } finally {
+      revert();
+    }
+  }
+
+  /** Why the pod fits none of the live nodes (nodes where it fits are counted as available). */
+  public Diagnosis diagnose(CompiledPod pod) {
+    Map<String, FitResult.Fails> failures = new LinkedHashMap<>();
+    TreeMap<String, Integer> counts = new TreeMap<>();
+    int n = 0;
+    for (int i = 0; i < top.nodeCount; i++) {
+      if (isRemoved(i)) {
+        continue;
+      }
+      n++;
+      FitResult r = check(pod, i);
+      if (r instanceof FitResult.Fails f) {
+        failures.put(nodes[i].name(), f);
+        for (String m : f.messages()) {
+          counts.merge(m, 1, Integer::sum);
+        }
+      }
+    }
+    return new Diagnosis(n, failures, counts);
+  }
+
+  // ---------------------------------------------------------------- predicates
+
+  /** The first failing reason, or null; fills {@code messages} when not null. */
+  private Reason firstFailure(CompiledPod pod, int index, List<String> messages) {
+    if (!pod.isSupported()) {
+      return fail(messages, Reason.UNSUPPORTED, Reason.UNSUPPORTED.message(String.join(", ", pod.unsupported())));
+    }
+    CompiledNode node = nodes[index];
+    ClassInfo ci = classInfo(pod);
+    // 1 NodeUnschedulable
+    if (node.unschedulable() && !ci.toleratesUnschedulable) {
+      return fail(messages, Reason.NODE_UNSCHEDULABLE, Reason.NODE_UNSCHEDULABLE.message());
+    }
+    // 2 NodeName
+    if (pod.nodeName() != null && !pod.nodeName().equals(node.name())) {
+      return fail(messages, Reason.NODE_NAME, Reason.NODE_NAME.message());
+    }
+    // 3 TaintToleration (cached per taint set)
+    int tg = node.taintGroup();
+    byte t = ci.taintOk(tg);
+    if (t == 0) {
+      t = untolerated(node, pod) == null ? (byte) 1 : (byte) 2;
+      ci.setTaintOk(tg, t);
+    }
+    if (t == 2) {
+      Taint u = untolerated(node, pod);
+      return fail(messages, Reason.UNTOLERATED_TAINT, Reason.UNTOLERATED_TAINT.message(u.key(), u.value()));
+    }
+    // 4 NodeAffinity
+    if (!pod.nodeAffinity().isAny() && !pod.nodeAffinity().matches(node.labels(), node.name())) {
+      return fail(messages, Reason.NODE_AFFINITY, Reason.NODE_AFFINITY.message());
+    }
+    NodeState s = state(index);
+    // 5 NodePorts
+    if (!pod.hostPorts().isEmpty() && s.ports != null) {
+      for (HostPort want : pod.hostPorts()) {
+        for (HostPort used : s.ports) {
+          if (want.conflictsWith(used)) {
+            return fail(messages, Reason.NODE_PORTS, Reason.NODE_PORTS.message());
+          }
+        }
+      }
+    }
+    // 6 NodeResourcesFit
+    Reason fit = null;
+    if (s.pods.size() + 1L > node.maxPods()) {
+      fit = fail(messages, Reason.TOO_MANY_PODS, Reason.TOO_MANY_PODS.message());
+      if (messages == null) {
+        return fit;
+      }
+    }
+    long[] req = pod.requestVector();
+    long[] used = s.requested;
+    for (int id : pod.requestIds()) {
+      long u = id < used.length ? used[id] : 0;
+      if (req[id] > node.allocatable(id) - u) {
+        if (fit == null) {
+          fit = Reason.INSUFFICIENT_RESOURCE;
+        }
+        if (messages == null) {
+          return fit;
+        }
+        messages.add(Reason.INSUFFICIENT_RESOURCE.message(resources.name(id)));
+      }
+    }
+    if (fit != null) {
+      return fit;
+    }
+    if (!ci.interPod && ownerTerms.isEmpty()) {
+      return null;
+    }
+    // 7 InterPodAffinity
+    Reason ipa = interPodAffinity(pod, ci, index);
+    if (ipa != null) {
+      return fail(messages, ipa, ipa.message());
+    }
+    // 8 PodTopologySpread
+    if (!pod.spread().isEmpty()) {
+      Reason sp = spread(pod, ci, index);
+      if (sp != null) {
+        return fail(messages, sp, sp.message());
+      }
+    }
+    return null;
+  }
+
+  private static Reason fail(List<String> messages, Reason r, String message) {
+    if (messages != null) {
+      messages.add(message);
+    }
+    return r;
+  }
+
+  private static Taint untolerated(CompiledNode node, CompiledPod pod) {
+    for (Taint taint : node.taints()) {
+      boolean ok = false;
+      for (Toleration tol : pod.tolerations()) {
+        if (tol.tolerates(taint)) {
+          ok = true;
+          break;
+        }
+      }
+      if (!ok) {
+        return taint;
+      }
+    }
+    return null;
+  }
+
+  private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index) {
+    // Affinity: every term's key on the node, and a matching pod in each term's domain, unless no pod
+    // matches anywhere and the pod matches its own terms (first pod of a self-affine set).
+    if (!pod.affinity().isEmpty()) {
+      boolean podsExist = true;
+      for (int k = 0; k < pod.affinity().size(); k++) {
+        CounterDef def = ci.affinityDefs[k];
+        int d = domains[def.keyId][index];
+        if (d < 0) {
+          return Reason.POD_AFFINITY_MISSING_KEY;
+        }
+        if (counter(def).count(d) <= 0) {
+          podsExist = false;
+        }
+      }
+      if (!podsExist) {
+        boolean anyMatch = false;
+        for (CounterDef def : ci.affinityDefs) {
+          if (counter(def).total > 0) {
+            anyMatch = true;
+            break;
+          }
+        }
+        if (anyMatch || !ci.matchesOwnAffinity) {
+          return Reason.POD_AFFINITY;
+        }
+      }
+    }
+    // Anti-affinity of the incoming pod.
+    for (CounterDef def : ci.antiDefs) {
+      int d = domains[def.keyId][index];
+      if (d >= 0 && counter(def).count(d) > 0) {
+        return Reason.POD_ANTI_AFFINITY;
+      }
+    }
+    // Existing pods' anti-affinity terms that select the incoming pod.
+    if (!ownerTerms.isEmpty()) {
+      refreshOwnerDefs(pod, ci);
+      for (CounterDef def : ci.ownerDefs) {
+        int d = domains[def.keyId][index];
+        if (d >= 0 && counter(def).count(d) > 0) {
+          return Reason.EXISTING_ANTI_AFFINITY;
+        }
+      }
+    }
+    return null;
+  }
+
+  private Reason spread(CompiledPod pod, ClassInfo ci, int index) {
+    for (CounterDef def : ci.spreadDefs) {
+      if (domains[def.keyId][index] < 0) {
+        return Reason.TOPOLOGY_SPREAD_MISSING_LABEL;
+      }
+    }
+    for (int k = 0; k < ci.spreadDefs.length; k++) {
+      SpreadConstraint sc = pod.spread().get(k);
+      CounterDef def = ci.spreadDefs[k];
+      Counter c = counter(def);
+      int d = domains[def.keyId][index];
+      int min = c.domainCount < sc.minDomains() ? 0 : c.min;
+      long skew = (long) c.count(d) + (ci.spreadSelfMatch[k] ? 1 : 0) - min;
+      if (skew > sc.maxSkew()) {
+        return Reason.TOPOLOGY_SPREAD;
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- class info
+
+  private ClassInfo classInfo(CompiledPod pod) {
+    int id = pod.classId();
+    if (id >= classInfos.length) {
+      classInfos = Arrays.copyOf(classInfos, Math.max(id + 1, classInfos.length * 2));
+    }
+    ClassInfo ci = classInfos[id];
+    if (ci == null) {
+      ci = new ClassInfo(pod);
+      classInfos[id] = ci;
+    }
+    return ci;
+  }
+
+  private final class ClassInfo {
+    final boolean toleratesUnschedulable;
+    final boolean interPod;
+    byte[] taintOk = new byte[8];
+    final CounterDef[] affinityDefs;
+    final CounterDef[] antiDefs;
+    final CounterDef[] spreadDefs;
+    final boolean[] spreadSelfMatch;
+    final boolean matchesOwnAffinity;
+    CounterDef[] ownerDefs = new CounterDef[0];
+    int ownerTermsSeen;
+
+    ClassInfo(CompiledPod pod) {
+      Taint unsched = new Taint(SchedulingCompiler.UNSCHEDULABLE_TAINT, "", Taint.NO_SCHEDULE);
+      boolean tol = false;
+      for (Toleration t : pod.tolerations()) {
+        tol |= t.tolerates(unsched);
+      }
+      toleratesUnschedulable = tol;
+      interPod = pod.hasInterPodConstraints();
+      Map<String, String> nsLabels = compiler.namespaceLabels(pod.namespace());
+      affinityDefs = new CounterDef[pod.affinity().size()];
+      boolean own = true;
+      for (int k = 0; k < affinityDefs.length; k++) {
+        AffinityTerm term = pod.affinity().get(k);
+        affinityDefs[k] = def(new CounterKey(Kind.ALL_TERMS, pod.affinity(), term.topologyKey(), null));
+        own &= term.matches(pod.namespace(), pod.labels(), nsLabels);
+      }
+      matchesOwnAffinity = own;
+      antiDefs = new CounterDef[pod.antiAffinity().size()];
+      for (int k = 0; k < antiDefs.length; k++) {
+        AffinityTerm term = pod.antiAffinity().get(k);
+        antiDefs[k] = def(new CounterKey(Kind.ALL_TERMS, List.of(term), term.topologyKey(), null));
+      }
+      spreadDefs = new CounterDef[pod.spread().size()];
+      spreadSelfMatch = new boolean[spreadDefs.length];
+      List<String> keys = new ArrayList<>();
+      for (SpreadConstraint sc : pod.spread()) {
+        if (!keys.contains(sc.topologyKey())) {
+          keys.add(sc.topologyKey());
+        }
+      }
+      Collections.sort(keys);
+      for (int k = 0; k < spreadDefs.length; k++) {
+        SpreadConstraint sc = pod.spread().get(k);
+        Eligibility e =
+            new Eligibility(
+                sc.honorNodeAffinity() ? pod.nodeAffinity() : NodeAffinityMatcher.ANY,
+                sc.honorTaints() ? pod.tolerations() : null,
+                List.copyOf(keys));
+        spreadDefs[k] =
+            def(new CounterKey(Kind.SPREAD, new SpreadSelector(pod.namespace(), sc.selector()), sc.topologyKey(), e));
+        spreadSelfMatch[k] = sc.selector().matches(pod.labels());
+      }
+    }
+
+    byte taintOk(int group) {
+      return group < taintOk.length ? taintOk[group] : 0;
+    }
+
+    void setTaintOk(int group, byte v) {
+      if (group >= taintOk.length) {
+        taintOk = Arrays.copyOf(taintOk, Math.max(group + 1, taintOk.length * 2));
+      }
+      taintOk[group] = v;
+    }
+  }
+
+  private void refreshOwnerDefs(CompiledPod pod, ClassInfo ci) {
+    if (ci.ownerTermsSeen == ownerTerms.size()) {
+      return;
+    }
+    List<CounterDef> defs = new ArrayList<>(Arrays.asList(ci.ownerDefs));
+    for (int i = ci.ownerTermsSeen; i < ownerTerms.size(); i++) {
+      AffinityTerm t = ownerTerms.get(i);
+      if (t.matches(pod.namespace(), pod.labels(), compiler.namespaceLabels(pod.namespace()))) {
+        defs.add(def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null)));
+      }
+    }
+    ci.ownerDefs = defs.toArray(new CounterDef[0]);
+    ci.ownerTermsSeen = ownerTerms.size();
+  }
+
+  private void registerOwnerTerm(AffinityTerm t) {
+    if (!ownerTermIds.containsKey(t)) {
+      ownerTermIds.put(t, ownerTerms.size());
+      ownerTerms.add(t);
+      // Register the owner counter now so that every later add keeps it current.
+      def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null));
+    }
+  }
+
+  // ---------------------------------------------------------------- counters
+
+  private enum Kind {
+    /** Pods matching every term of a list (affinity: all of the incoming pod's terms; anti: one term). */
+    ALL_TERMS,
+    /** Non-terminating pods of a namespace matching a spread selector. */
+    SPREAD,
+    /** Pods carrying a given required anti-affinity term. */
+    OWNER
+  }
+
+  private record SpreadSelector(String namespace, LabelSelectorMatcher selector) {}
+
+  /** Which nodes a spread constraint counts on: node inclusion policies plus all constraint keys. */
+  private record Eligibility(NodeAffinityMatcher affinity, List<Toleration> tolerations, List<String> keys) {}
+
+  private record CounterKey(Kind kind, Object matcher, String topologyKey, Eligibility eligibility) {}
+
+  private final class CounterDef {
+    final int id;
+    final CounterKey key;
+    final int keyId;
+    final int[] requiredKeys;
+    byte[] classMatch = new byte[64];
+
+    CounterDef(int id, CounterKey key) {
+      this.id = id;
+      this.key = key;
+      this.keyId = keyId(key.topologyKey());
+      if (key.eligibility() != null) {
+        requiredKeys = key.eligibility().keys().stream().mapToInt(ClusterSnapshot.this::keyId).toArray();
+      } else {
+        requiredKeys = new int[] {keyId};
+      }
+    }
+
+    boolean eligible(ClusterSnapshot s, CompiledNode node) {
+      for (int k : requiredKeys) {
+        if (node.labels().get(s.keyNames.get(k)) == null) {
+          return false;
+        }
+      }
+      Eligibility e = key.eligibility();
+      if (e == null) {
+        return true;
+      }
+      if (!e.affinity().isAny() && !e.affinity().matches(node.labels(), node.name())) {
+        return false;
+      }
+      if (e.tolerations() != null) {
+        for (Taint t : node.taints()) {
+          boolean ok = false;
+          for (Toleration tol : e.tolerations()) {
+            ok |= tol.tolerates(t);
+          }
+          if (!ok) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    boolean matches(ClusterSnapshot s, CompiledPod pod) {
+      int c = pod.classId();
+      if (c >= classMatch.length) {
+        classMatch = Arrays.copyOf(classMatch, Math.max(c + 1, classMatch.length * 2));
+      }
+      byte m = classMatch[c];
+      if (m == 0) {
+        m = compute(s, pod) ? (byte) 1 : (byte) 2;
+        classMatch[c] = m;
+      }
+      return m == 1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean compute(ClusterSnapshot s, CompiledPod pod) {
+      switch (key.kind()) {
+        case ALL_TERMS -> {
+          Map<String, String> ns = s.compiler.namespaceLabels(pod.namespace());
+          for (AffinityTerm t : (List<AffinityTerm>) key.matcher()) {
+            if (!t.matches(pod.namespace(), pod.labels(), ns)) {
+              return false;
+            }
+          }
+          return true;
+        }
+        case SPREAD -> {
+          SpreadSelector sel = (SpreadSelector) key.matcher();
+          return !pod.isTerminating() && sel.namespace().equals(pod.namespace()) && sel.selector().matches(pod.labels());
+        }
+        case OWNER -> {
+          return pod.antiAffinity().contains((AffinityTerm) key.matcher());
+        }
+        default -> throw new IllegalStateException();
+      }
+    }
+
+    /** How many times a matching pod counts (an owner with a term twice counts twice, like the scheduler). */
+    int multiplicity(CompiledPod pod) {
+      if (key.kind() != Kind.OWNER) {
+        return 1;
+      }
+      int n = 0;
+      for (AffinityTerm t : pod.antiAffinity()) {
+        if (t.equals(key.matcher())) {
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  private CounterDef def(CounterKey key) {
+    CounterDef d = counterByKey.get(key);
+    if (d == null) {
+      d = new CounterDef(counterDefs.size(), key);
+      counterDefs.add(d);
+      counterByKey.put(key, d);
+    }
+    return d;
+  }
+
+  /** Per-domain counts of one counter definition in one layer (copy-on-write across layers). */
+  private static final class Counter {
+    int[] counts;
+    int[] nodesPerDomain;
+    int[] histogram; // histogram[c] = domains (with eligible nodes) whose count is c
+    int domainCount;
+    int min;
+    long total;
+    BitSet eligible;
+
+    Counter() {
+      counts = new int[8];
+      nodesPerDomain = new int[8];
+      histogram = new int[8];
+      eligible = new BitSet();
+    }
+
+    Counter copy() {
+      Counter c = new Counter();
+      c.counts = counts.clone();
+      c.nodesPerDomain = nodesPerDomain.clone();
+      c.histogram = histogram.clone();
+      c.domainCount = domainCount;
+      c.min = min;
+      c.total = total;
+      c.eligible = (BitSet) eligible.clone();
+      return c;
+    }
+
+    int count(int d) {
+      return d >= 0 && d < counts.length ? counts[d] : 0;
+    }
+
+    private void ensure(int d) {
+      if (d >= counts.length) {
+        int n = Math.max(d + 1, counts.length * 2);
+        counts = Arrays.copyOf(counts, n);
+        nodesPerDomain = Arrays.copyOf(nodesPerDomain, n);
+      }
+    }
+
+    private void hist(int c, int delta) {
+      if (c >= histogram.length) {
+        histogram = Arrays.copyOf(histogram, Math.max(c + 1, histogram.length * 2));
+      }
+      histogram[c] += delta;
+    }
+
+    void addNode(int node, int d) {
+      eligible.set(node);
+      ensure(d);
+      if (nodesPerDomain[d]++ == 0) {
+        domainCount++;
+        hist(counts[d], 1);
+        if (domainCount == 1 || counts[d] < min) {
+          min = counts[d];
+        }
+      }
+    }
+
+    void removeNode(int node, int d) {
+      eligible.clear(node);
+      if (--nodesPerDomain[d] == 0) {
+        domainCount--;
+        hist(counts[d], -1);
+        recomputeMinUpwards();
+      }
+    }
+
+    void addCount(int d, int delta) {
+      ensure(d);
+      int before = counts[d];
+      counts[d] = before + delta;
+      total += delta;
+      if (nodesPerDomain[d] > 0) {
+        hist(before, -1);
+        hist(before + delta, 1);
+        if (counts[d] < min) {
+          min = counts[d];
+        } else if (before == min) {
+          recomputeMinUpwards();
+        }
+      }
+    }
+
+    private void recomputeMinUpwards() {
+      if (domainCount == 0) {
+        min = 0;
+        return;
+      }
+      int m = Math.min(min, histogram.length - 1);
+      while (m > 0 && histogram[m - 1] > 0) {
+        m--;
+      }
+      while (histogram[m] == 0) {
+        m++;
+      }
+      min = m;
+    }
+  }
+
+  /** The counter of {@code def} as seen from the top layer, deriving it from the layers when missing. */
+  private Counter counter(CounterDef def) {
+    for (Layer l = top; l != null; l = l.parent) {
+      Counter c = l.counters.get(def.id);
+      if (c != null) {
+        return c;
+      }
+    }
+    return derive(def, top);
+  }
+
+  private Counter derive(CounterDef def, Layer layer) {
+    Counter parent = null;
+    if (layer.parent != null) {
+      parent = layer.parent.counters.get(def.id);
+      if (parent == null) {
+        parent = derive(def, layer.parent);
+      }
+    }
+    Counter c = parent == null ? new Counter() : parent.copy();
+    if (layer.states != null) {
+      for (int i = 0; i < layer.states.length && i < layer.nodeCount; i++) {
+        NodeState s = layer.states[i];
+        if (s == null) {
+          continue;
+        }
+        if (parent != null && parent.eligible.get(i)) {
+          NodeState old = layer.parent == null ? null : stateAt(layer.parent, i);
+          if (old != null && old != REMOVED) {
+            c.addCount(domains[def.keyId][i], -matching(def, old));
+          }
+          c.removeNode(i, domains[def.keyId][i]);
+        }
+        if (s != REMOVED && def.eligible(this, nodes[i])) {
+          c.addNode(i, domains[def.keyId][i]);
+          c.addCount(domains[def.keyId][i], matching(def, s));
+        }
+      }
+    }
+    layer.counters.put(def.id, c);
+    return c;
+  }
+
+  private int matching(CounterDef def, NodeState s) {
+    int n = 0;
+    for (CompiledPod p : s.pods) {
+      if (def.matches(this, p)) {
+        n += def.multiplicity(p);
+      }
+    }
+    return n;
+  }
+
+  /** The top layer's own copy of the counter, or null when no layer has derived it yet. */
+  private Counter counterForWrite(CounterDef def) {
+    Counter own = top.counters.get(def.id);
+    if (own != null) {
+      return own;
+    }
+    for (Layer l = top.parent; l != null; l = l.parent) {
+      Counter c = l.counters.get(def.id);
+      if (c != null) {
+        Counter copy = c.copy();
+        top.counters.put(def.id, copy);
+        return copy;
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- memo
+
+  /** Failed nodes of one equivalence class in one layer. */
+  private static final class Memo {
+    BitSet failed;
+    BitSet staticFailed;
+
+    Memo(BitSet failed, BitSet staticFailed) {
+      this.failed = failed;
+      this.staticFailed = staticFailed;
+    }
+
+    void dropMonotone() {
+      failed = (BitSet) staticFailed.clone();
+    }
+  }
+
+  private Memo memoForWrite(CompiledPod pod) {
+    int classId = pod.classId();
+    Memo own = top.memos.get(classId);
+    if (own != null) {
+      return own;
+    }
+    boolean removalSince = top.hadRemoval;
+    Memo m = null;
+    for (Layer l = top.parent; l != null; l = l.parent) {
+      Memo found = l.memos.get(classId);
+      if (found != null) {
+        BitSet st = (BitSet) found.staticFailed.clone();
+        m = new Memo(removalSince ? (BitSet) st.clone() : (BitSet) found.failed.clone(), st);
+        break;
+      }
+      removalSince |= l.hadRemoval;
+    }
+    if (m == null) {
+      m = new Memo(new BitSet(), new BitSet());
+      prefilterBySelector(pod, m);
+    }
+    top.memos.put(classId, m);
+    return m;
+  }
+
+  /**
+   * First contact of a class with this snapshot: the nodes outside the intersection of the label-index
+   * bitsets of its {@code nodeSelector} fail NodeAffinity (a STATIC failure) without a per-node check.
+   */
+  private void prefilterBySelector(CompiledPod pod, Memo m) {
+    Map<String, String> selector = pod.nodeAffinity().nodeSelector();
+    if (selector.isEmpty() || top.nodeCount == 0 || !pod.isSupported()) {
+      return;
+    }
+    BitSet candidates = new BitSet();
+    candidates.set(0, top.nodeCount);
+    for (Map.Entry<String, String> e : selector.entrySet()) {
+      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
+      BitSet b = byValue == null ? null : byValue.get(e.getValue());
+      if (b == null) {
+        candidates.clear();
+        break;
+      }
+      candidates.and(b);
+    }
+    BitSet failing = new BitSet();
+    failing.set(0, top.nodeCount);
+    failing.andNot(candidates);
+    // Earlier predicates (unschedulable, nodeName, taints) may fail first on these nodes; all of them are
+    // STATIC too, so the memo entry is the same whichever static predicate would be reported.
+    m.failed.or(failing);
+    m.staticFailed.or(failing);
+  }
+
+  // ---------------------------------------------------------------- node state
+
+  /** Mutable aggregates of one node in one layer. */
+  private static final class NodeState {
+    long[] requested;
+    ArrayList<CompiledPod> pods = new ArrayList<>(4);
+    ArrayList<HostPort> ports;
+
+    NodeState(long[] requested) {
+      this.requested = requested;
+    }
+
+    NodeState copy() {
+      NodeState s = new NodeState(requested.clone());
+      s.pods = new ArrayList<>(pods);
+      s.ports = ports == null ? null : new ArrayList<>(ports);
+      return s;
+    }
+
+    void add(CompiledPod p) {
+      long[] r = p.requestVector();
+      if (r.length > requested.length) {
+        requested = Arrays.copyOf(requested, r.length);
+      }
+      for (int id : p.requestIds()) {
+        requested[id] += r[id];
+      }
+      pods.add(p);
+      if (!p.hostPorts().isEmpty()) {
+        if (ports == null) {
+          ports = new ArrayList<>();
+        }
+        ports.addAll(p.hostPorts());
+      }
+    }
+
+    CompiledPod remove(String uid) {
+      for (int i = 0; i < pods.size(); i++) {
+        CompiledPod p = pods.get(i);
+        if (p.uid().equals(uid)) {
+          pods.remove(i);
+          long[] r = p.requestVector();
+          for (int id : p.requestIds()) {
+            requested[id] -= r[id];
+          }
+          for (HostPort hp : p.hostPorts()) {
+            ports.remove(hp);
+          }
+          return p;
+        }
+      }
+      throw new IllegalStateException("pod " + uid + " not on node");
+    }
+  }
+
+  private static final class Layer {
+    final Layer parent;
+    int nodeCount;
+    int liveNodes;
+    int podTotal;
+    int lastMatchIndex;
+    boolean hadRemoval;
+    NodeState[] states;
+    BitSet removed;
+    final HashMap<String, Integer> nodeNames = new HashMap<>();
+    final HashMap<String, Integer> podNodes = new HashMap<>();
+    final HashMap<Integer, Counter> counters = new HashMap<>();
+    final HashMap<Integer, Memo> memos = new HashMap<>();
+
+    Layer(Layer parent) {
+      this.parent = parent;
+    }
+
+    NodeState own(int i) {
+      return states != null && i < states.length ? states[i] : null;
+    }
+
+    void writeState(int i, NodeState s) {
+      if (states == null) {
+        states = new NodeState[Math.max(16, Math.max(i + 1, nodeCount))];
+      } else if (i >= states.length) {
+        states = Arrays.copyOf(states, Math.max(i + 1, states.length * 2));
+      }
+      states[i] = s;
+    }
+  }
+
+  private NodeState state(int i) {
+    return stateAt(top, i);
+  }
+
+  private static NodeState stateAt(Layer from, int i) {
+    for (Layer l = from; l != null; l = l.parent) {
+      NodeState s = l.own(i);
+      if (s != null) {
+        return s;
+      }
+    }
+    throw new IllegalStateException("no state for node " + i);
+  }
+
+  private NodeState stateForWrite(int i) {
+    NodeState own = top.own(i);
+    if (own != null) {
+      return own;
+    }
+    NodeState copy = stateAt(top.parent, i).copy();
+    top.writeState(i, copy);
+    return copy;
+  }
+
+  private static BitSet removedSet(Layer from) {
+    for (Layer l = from; l != null; l = l.parent) {
+      if (l.removed != null) {
+        return l.removed;
+      }
+    }
+    return null;
+  }
+
+  private void checkIndex(int index) {
+    if (index < 0 || index >= top.nodeCount) {
+      throw new IndexOutOfBoundsException("node index " + index + " of " + top.nodeCount);
+    }
+  }
+
+  // ---------------------------------------------------------------- topology keys and label index
+
+  private int keyId(String key) {
+    Integer id = keyIds.get(key);
+    if (id != null) {
+      return id;
+    }
+    int k = keyNames.size();
+    keyIds.put(key, k);
+    keyNames.add(key);
+    domainIds.add(new HashMap<>());
+    domains = Arrays.copyOf(domains, k + 1);
+    domains[k] = new int[nodes.length];
+    for (int i = 0; i < top.nodeCount; i++) {
+      domains[k][i] = domainOf(k, nodes[i]);
+    }
+    return k;
+  }
+
+  private int domainOf(int keyId, CompiledNode node) {
+    String v = node.labels().get(keyNames.get(keyId));
+    if (v == null) {
+      return -1;
+    }
+    Map<String, Integer> ids = domainIds.get(keyId);
+    Integer d = ids.get(v);
+    if (d == null) {
+      d = ids.size();
+      ids.put(v, d);
+    }
+    return d;
+  }
+
+  private void ensureNodeCapacity(int n) {
+    if (n > nodes.length) {
+      int cap = Math.max(n, nodes.length * 2);
+      nodes = Arrays.copyOf(nodes, cap);
+      for (int k = 0; k < domains.length; k++) {
+        domains[k] = Arrays.copyOf(domains[k], cap);
+      }
+    }
+  }
+
+  private void indexLabels(CompiledNode node, int id) {
+    for (Map.Entry<String, String> e : node.labels().entrySet()) {
+      labelIndex.computeIfAbsent(e.getKey(), k -> new HashMap<>()).computeIfAbsent(e.getValue(), v -> new BitSet()).set(id);
+    }
+  }
+
+  private void unindexLabels(CompiledNode node, int id) {
+    for (Map.Entry<String, String> e : node.labels().entrySet()) {
+      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
+      if (byValue != null && byValue.get(e.getValue()) != null) {
+        byValue.get(e.getValue()).clear(id);
+      }
+    }
+  }
+
+  /**
+   * Live nodes carrying label {@code key} with value {@code value} (a copy, from the inverted label index).
+   */
+  public BitSet nodesWithLabel(String key, String value) {
+    Map<String, BitSet> byValue = labelIndex.get(key);
+    BitSet b = byValue == null ? null : byValue.get(value);
+    BitSet out = b == null ? new BitSet() : (BitSet) b.clone();
+    if (out.length() > top.nodeCount) {
+      out.clear(top.nodeCount, out.length());
+    }
+    BitSet removed = removedSet(top);
+    if (removed != null) {
+      out.andNot(removed);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,462 @@
+package dev.headroom.core.scheduling;
+
+import dev.headroom.core.resources.EffectiveRequests;
+import dev.headroom.core.resources.Quantities;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Compiles fabric8 {@link Pod}s and {@link Node}s into the compact forms the {@link ClusterSnapshot}
+ * works on, once per object.
+ *
+ * <p>One compiler owns one {@link ResourceIds} table, the label-map and taint-set interners and the
+ * equivalence-class table; every pod and node used in one snapshot must come from the same compiler.
+ * Not thread-safe (the core is single-threaded per loop).
+ *
+ * <p>Unsupported fields are collected into {@link CompiledPod#unsupported()} (as dotted field paths),
+ * never silently dropped: DRA {@code spec.resourceClaims}, {@code spec.schedulingGroup},
+ * {@code matchLabelKeys}/{@code mismatchLabelKeys} on pod (anti-)affinity terms, unknown selector,
+ * toleration and spread operators/policies, and {@code matchFields} keys other than {@code metadata.name}.
+ * Preferred (soft) affinity and {@code ScheduleAnyway} spread constraints do not filter and are ignored.
+ */
+public final class SchedulingCompiler {
+
+  /** Annotation that marks a Cluster Autoscaler CapacityBuffer virtual pod (value {@link #CA_FAKE_POD_VALUE}). */
+  public static final String CA_FAKE_POD_ANNOTATION = "podType";
+  /** Value of {@link #CA_FAKE_POD_ANNOTATION} on virtual pods. */
+  public static final String CA_FAKE_POD_VALUE = "capacityBufferFakePod";
+  /** Karpenter's virtual-pod annotation (value "true"). */
+  public static final String KARPENTER_FAKE_POD_ANNOTATION = "karpenter.sh/capacity-buffer-fake-pod";
+  /** Taint key that marks cordoned nodes; tolerating it lets a pod onto an unschedulable node. */
+  public static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
+
+  private final ResourceIds resources = new ResourceIds();
+  private final Map<Map<String, String>, Map<String, String>> labelMaps = new HashMap<>();
+  private final Map<List<Taint>, Integer> taintGroups = new HashMap<>();
+  private final Map<Long, List<ClassEntry>> classes = new HashMap<>();
+  private final List<SchedulingKey> classKeys = new ArrayList<>();
+  private final Map<String, Map<String, String>> namespaceLabels;
+
+  private record ClassEntry(SchedulingKey key, int id) {}
+
+  /** Everything the predicates read from a pod; equal keys mean one equivalence class. */
+  record SchedulingKey(
+      String namespace,
+      Map<String, String> labels,
+      Map<String, Long> requests,
+      String nodeName,
+      NodeAffinityMatcher nodeAffinity,
+      List<Toleration> tolerations,
+      List<HostPort> hostPorts,
+      List<AffinityTerm> affinity,
+      List<AffinityTerm> antiAffinity,
+      List<SpreadConstraint> spread,
+      List<String> unsupported,
+      boolean terminating) {
+
+    long hash() {
+      long h = Signature.of(namespace);
+      h = Signature.seq(h, Signature.of(labels));
+      h = Signature.seq(h, Signature.of(requests));
+      h = Signature.seq(h, Signature.of(nodeName));
+      h = Signature.seq(h, Signature.any(nodeAffinity));
+      h = Signature.seq(h, Signature.ofSet(tolerations));
+      h = Signature.seq(h, Signature.ofList(hostPorts));
+      h = Signature.seq(h, Signature.ofList(affinity));
+      h = Signature.seq(h, Signature.ofList(antiAffinity));
+      h = Signature.seq(h, Signature.ofList(spread));
+      h = Signature.seq(h, Signature.ofList(unsupported));
+      return Signature.seq(h, terminating ? 1 : 2);
+    }
+  }
+
+  /** A compiler without namespace labels (a non-empty {@code namespaceSelector} then matches nothing). */
+  public SchedulingCompiler() {
+    this(Map.of());
+  }
+
+  /** A compiler that resolves {@code namespaceSelector}s against these namespace labels. */
+  public SchedulingCompiler(Map<String, Map<String, String>> namespaceLabels) {
+    this.namespaceLabels = Map.copyOf(namespaceLabels);
+  }
+
+  /** The resource-ID table of every vector this compiler produced. */
+  public ResourceIds resources() {
+    return resources;
+  }
+
+  /** Labels of a namespace (empty when unknown). */
+  public Map<String, String> namespaceLabels(String namespace) {
+    return namespaceLabels.getOrDefault(namespace, Map.of());
+  }
+
+  /** Number of equivalence classes seen so far. */
+  public int classCount() {
+    return classKeys.size();
+  }
+
+  /** Compiles a node. */
+  public CompiledNode compile(Node node) {
+    ObjectMeta meta = node.getMetadata() == null ? new ObjectMeta() : node.getMetadata();
+    String name = meta.getName() == null ? "" : meta.getName();
+    Map<String, String> labels = intern(meta.getLabels());
+    Map<String, Quantity> alloc = null;
+    if (node.getStatus() != null) {
+      alloc = node.getStatus().getAllocatable();
+      if (alloc == null || alloc.isEmpty()) {
+        alloc = node.getStatus().getCapacity();
+      }
+    }
+    long maxPods = Long.MAX_VALUE;
+    TreeMap<Integer, Long> values = new TreeMap<>();
+    if (alloc != null) {
+      for (Map.Entry<String, Quantity> e : alloc.entrySet()) {
+        long milli = Quantities.milli(e.getValue());
+        if (ResourceIds.PODS.equals(e.getKey())) {
+          maxPods = milli / 1000;
+        } else {
+          values.put(resources.idOf(e.getKey()), milli);
+        }
+      }
+    }
+    long[] vector = new long[resources.size()];
+    values.forEach((id, v) -> vector[id] = v);
+    boolean unschedulable = false;
+    List<Taint> taints = new ArrayList<>();
+    if (node.getSpec() != null) {
+      unschedulable = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+      if (node.getSpec().getTaints() != null) {
+        for (io.fabric8.kubernetes.api.model.Taint t : node.getSpec().getTaints()) {
+          Taint c = new Taint(t.getKey(), t.getValue(), t.getEffect());
+          if (c.filters()) {
+            taints.add(c);
+          }
+        }
+      }
+    }
+    List<Taint> taintList = List.copyOf(taints);
+    int group = taintGroups.computeIfAbsent(taintList, k -> taintGroups.size());
+    return new CompiledNode(node, name, labels, vector, maxPods, unschedulable, taintList, group, null);
+  }
+
+  /** Compiles a pod. */
+  public CompiledPod compile(Pod pod) {
+    ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
+    PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
+    String namespace = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
+    String name = meta.getName() == null ? "" : meta.getName();
+    String uid = meta.getUid() == null || meta.getUid().isEmpty() ? namespace + "/" + name : meta.getUid();
+    Map<String, String> labels = intern(meta.getLabels());
+    List<String> unsupported = new ArrayList<>();
+
+    Map<String, Long> requestMap = EffectiveRequests.of(spec);
+    for (String r : requestMap.keySet()) {
+      if (!ResourceIds.PODS.equals(r)) {
+        resources.idOf(r);
+      }
+    }
+    long[] requests = new long[resources.size()];
+    requestMap.forEach(
+        (r, v) -> {
+          if (!ResourceIds.PODS.equals(r)) {
+            requests[resources.idOf(r)] = v;
+          }
+        });
+
+    if (spec.getResourceClaims() != null && !spec.getResourceClaims().isEmpty()) {
+      unsupported.add("spec.resourceClaims");
+    }
+    if (spec.getSchedulingGroup() != null) {
+      unsupported.add("spec.schedulingGroup");
+    }
+
+    NodeAffinityMatcher nodeAffinity = nodeAffinity(spec, unsupported);
+    List<Toleration> tolerations = tolerations(spec, unsupported);
+    List<HostPort> ports = hostPorts(spec);
+    List<AffinityTerm> affinity = List.of();
+    List<AffinityTerm> anti = List.of();
+    Affinity a = spec.getAffinity();
+    if (a != null && a.getPodAffinity() != null) {
+      affinity = terms(a.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), namespace, "podAffinity", unsupported);
+    }
+    if (a != null && a.getPodAntiAffinity() != null) {
+      anti = terms(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), namespace, "podAntiAffinity", unsupported);
+    }
+    List<SpreadConstraint> spread = spread(spec, labels, unsupported);
+    boolean terminating = meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
+    Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    boolean virtual =
+        CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
+    String controller = null;
+    if (meta.getOwnerReferences() != null) {
+      for (OwnerReference o : meta.getOwnerReferences()) {
+        if (Boolean.TRUE.equals(o.getController())) {
+          controller = o.getUid();
+          break;
+        }
+      }
+    }
+    String nodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
+    List<String> unsupportedList = List.copyOf(new LinkedHashSet<>(unsupported));
+    SchedulingKey key =
+        new SchedulingKey(
+            namespace, labels, requestMap, nodeName, nodeAffinity, tolerations, ports, affinity, anti, spread,
+            unsupportedList, terminating);
+    long signature = key.hash();
+    int classId = classOf(signature, key);
+    int priority = spec.getPriority() == null ? 0 : spec.getPriority();
+    return new CompiledPod(
+        pod, namespace, name, uid, labels, requestMap, requests, nodeName, nodeAffinity, tolerations, ports,
+        affinity, anti, spread, unsupportedList, virtual, terminating, priority, controller, signature, classId);
+  }
+
+  private int classOf(long signature, SchedulingKey key) {
+    List<ClassEntry> entries = classes.computeIfAbsent(signature, s -> new ArrayList<>(1));
+    for (ClassEntry e : entries) {
+      if (e.key().equals(key)) {
+        return e.id();
+      }
+    }
+    int id = classKeys.size();
+    classKeys.add(key);
+    entries.add(new ClassEntry(key, id));
+    return id;
+  }
+
+  private Map<String, String> intern(Map<String, String> labels) {
+    if (labels == null || labels.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> found = labelMaps.get(labels);
+    if (found != null) {
+      return found;
+    }
+    Map<String, String> copy = Map.copyOf(labels);
+    labelMaps.put(copy, copy);
+    return copy;
+  }
+
+  private static NodeAffinityMatcher nodeAffinity(PodSpec spec, List<String> unsupported) {
+    Map<String, String> selector = spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector();
+    List<NodeAffinityMatcher.Term> terms = null;
+    Affinity a = spec.getAffinity();
+    if (a != null && a.getNodeAffinity() != null) {
+      NodeSelector required = a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+      if (required != null) {
+        terms = new ArrayList<>();
+        String path = "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+        for (NodeSelectorTerm t : nullSafe(required.getNodeSelectorTerms())) {
+          List<NodeAffinityMatcher.Requirement> reqs = new ArrayList<>();
+          for (NodeSelectorRequirement r : nullSafe(t.getMatchExpressions())) {
+            NodeAffinityMatcher.Op op = nodeOp(r.getOperator());
+            if (op == null) {
+              unsupported.add(path + ".matchExpressions.operator " + r.getOperator());
+              continue;
+            }
+            reqs.add(new NodeAffinityMatcher.Requirement(r.getKey(), op, Set.copyOf(nullSafe(r.getValues())), false));
+          }
+          for (NodeSelectorRequirement r : nullSafe(t.getMatchFields())) {
+            NodeAffinityMatcher.Op op = nodeOp(r.getOperator());
+            if (!"metadata.name".equals(r.getKey()) || op == null) {
+              unsupported.add(path + ".matchFields " + r.getKey() + " " + r.getOperator());
+              continue;
+            }
+            reqs.add(new NodeAffinityMatcher.Requirement(r.getKey(), op, Set.copyOf(nullSafe(r.getValues())), true));
+          }
+          terms.add(new NodeAffinityMatcher.Term(reqs));
+        }
+      }
+    }
+    if (selector.isEmpty() && terms == null) {
+      return NodeAffinityMatcher.ANY;
+    }
+    return new NodeAffinityMatcher(selector, terms);
+  }
+
+  private static NodeAffinityMatcher.Op nodeOp(String op) {
+    if (op == null) {
+      return null;
+    }
+    return switch (op) {
+      case "In" -> NodeAffinityMatcher.Op.IN;
+      case "NotIn" -> NodeAffinityMatcher.Op.NOT_IN;
+      case "Exists" -> NodeAffinityMatcher.Op.EXISTS;
+      case "DoesNotExist" -> NodeAffinityMatcher.Op.DOES_NOT_EXIST;
+      case "Gt" -> NodeAffinityMatcher.Op.GT;
+      case "Lt" -> NodeAffinityMatcher.Op.LT;
+      default -> null;
+    };
+  }
+
+  private static List<Toleration> tolerations(PodSpec spec, List<String> unsupported) {
+    List<Toleration> out = new ArrayList<>();
+    for (io.fabric8.kubernetes.api.model.Toleration t : nullSafe(spec.getTolerations())) {
+      String op = t.getOperator() == null ? "" : t.getOperator();
+      boolean exists;
+      if (op.isEmpty() || op.equals("Equal")) {
+        exists = false;
+      } else if (op.equals("Exists")) {
+        exists = true;
+      } else {
+        unsupported.add("tolerations.operator " + op);
+        continue;
+      }
+      out.add(new Toleration(t.getKey(), exists, t.getValue(), t.getEffect()));
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<HostPort> hostPorts(PodSpec spec) {
+    List<HostPort> out = new ArrayList<>();
+    boolean hostNetwork = Boolean.TRUE.equals(spec.getHostNetwork());
+    List<Container> containers = new ArrayList<>(nullSafe(spec.getContainers()));
+    for (Container ic : nullSafe(spec.getInitContainers())) {
+      if ("Always".equals(ic.getRestartPolicy())) {
+        containers.add(ic);
+      }
+    }
+    for (Container c : containers) {
+      for (ContainerPort p : nullSafe(c.getPorts())) {
+        Integer hp = p.getHostPort();
+        if ((hp == null || hp == 0) && hostNetwork && p.getContainerPort() != null) {
+          hp = p.getContainerPort();
+        }
+        if (hp != null && hp != 0) {
+          out.add(new HostPort(p.getHostIP(), p.getProtocol(), hp));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private List<AffinityTerm> terms(List<PodAffinityTerm> terms, String namespace, String path, List<String> unsupported) {
+    List<AffinityTerm> out = new ArrayList<>();
+    String p = path + ".requiredDuringSchedulingIgnoredDuringExecution";
+    for (PodAffinityTerm t : nullSafe(terms)) {
+      if (t.getMatchLabelKeys() != null && !t.getMatchLabelKeys().isEmpty()) {
+        unsupported.add(p + ".matchLabelKeys");
+      }
+      if (t.getMismatchLabelKeys() != null && !t.getMismatchLabelKeys().isEmpty()) {
+        unsupported.add(p + ".mismatchLabelKeys");
+      }
+      LabelSelectorMatcher selector = selector(t.getLabelSelector(), p + ".labelSelector", unsupported);
+      LabelSelector nsSel = t.getNamespaceSelector();
+      List<String> namespaces = nullSafe(t.getNamespaces());
+      boolean all = false;
+      LabelSelectorMatcher nsMatcher = null;
+      Set<String> nsSet;
+      if (nsSel != null && isEmpty(nsSel)) {
+        all = true;
+        nsSet = Set.copyOf(namespaces);
+      } else if (nsSel != null) {
+        nsMatcher = selector(nsSel, p + ".namespaceSelector", unsupported);
+        nsSet = Set.copyOf(namespaces);
+      } else {
+        nsSet = namespaces.isEmpty() ? Set.of(namespace) : Set.copyOf(namespaces);
+      }
+      String key = t.getTopologyKey() == null ? "" : t.getTopologyKey();
+      out.add(new AffinityTerm(nsSet, all, nsMatcher, selector, key));
+    }
+    return List.copyOf(out);
+  }
+
+  private static boolean isEmpty(LabelSelector s) {
+    return (s.getMatchLabels() == null || s.getMatchLabels().isEmpty())
+        && (s.getMatchExpressions() == null || s.getMatchExpressions().isEmpty());
+  }
+
+  private static LabelSelectorMatcher selector(LabelSelector s, String path, List<String> unsupported) {
+    if (s == null) {
+      return LabelSelectorMatcher.NOTHING;
+    }
+    List<LabelSelectorMatcher.Requirement> reqs = new ArrayList<>();
+    if (s.getMatchLabels() != null) {
+      new TreeMap<>(s.getMatchLabels())
+          .forEach((k, v) -> reqs.add(new LabelSelectorMatcher.Requirement(k, LabelSelectorMatcher.Op.IN, Set.of(v))));
+    }
+    for (LabelSelectorRequirement r : nullSafe(s.getMatchExpressions())) {
+      LabelSelectorMatcher.Op op =
+          r.getOperator() == null
+              ? null
+              : switch (r.getOperator()) {
+                case "In" -> LabelSelectorMatcher.Op.IN;
+                case "NotIn" -> LabelSelectorMatcher.Op.NOT_IN;
+                case "Exists" -> LabelSelectorMatcher.Op.EXISTS;
+                case "DoesNotExist" -> LabelSelectorMatcher.Op.DOES_NOT_EXIST;
+                default -> null;
+              };
+      if (op == null) {
+        unsupported.add(path + ".matchExpressions.operator " + r.getOperator());
+        continue;
+      }
+      reqs.add(new LabelSelectorMatcher.Requirement(r.getKey(), op, Set.copyOf(nullSafe(r.getValues()))));
+    }
+    return reqs.isEmpty() ? LabelSelectorMatcher.EVERYTHING : new LabelSelectorMatcher(reqs, false);
+  }
+
+  private static List<SpreadConstraint> spread(PodSpec spec, Map<String, String> labels, List<String> unsupported) {
+    List<SpreadConstraint> out = new ArrayList<>();
+    String path = "topologySpreadConstraints";
+    for (TopologySpreadConstraint c : nullSafe(spec.getTopologySpreadConstraints())) {
+      String when = c.getWhenUnsatisfiable() == null ? "DoNotSchedule" : c.getWhenUnsatisfiable();
+      if (when.equals("ScheduleAnyway")) {
+        continue;
+      }
+      if (!when.equals("DoNotSchedule")) {
+        unsupported.add(path + ".whenUnsatisfiable " + when);
+        continue;
+      }
+      LabelSelectorMatcher sel = selector(c.getLabelSelector(), path + ".labelSelector", unsupported);
+      if (c.getMatchLabelKeys() != null && !c.getMatchLabelKeys().isEmpty() && !sel.matchesNothing()) {
+        List<LabelSelectorMatcher.Requirement> reqs = new ArrayList<>(sel.requirements());
+        for (String k : c.getMatchLabelKeys()) {
+          String v = labels.get(k);
+          if (v != null) {
+            reqs.add(new LabelSelectorMatcher.Requirement(k, LabelSelectorMatcher.Op.IN, Set.of(v)));
+          }
+        }
+        sel = new LabelSelectorMatcher(reqs, false);
+      }
+      String affinityPolicy = c.getNodeAffinityPolicy() == null ? "Honor" : c.getNodeAffinityPolicy();
+      String taintsPolicy = c.getNodeTaintsPolicy() == null ? "Ignore" : c.getNodeTaintsPolicy();
+      if (!affinityPolicy.equals("Honor") && !affinityPolicy.equals("Ignore")) {
+        unsupported.add(path + ".nodeAffinityPolicy " + affinityPolicy);
+        continue;
+      }
+      if (!taintsPolicy.equals("Honor") && !taintsPolicy.equals("Ignore")) {
+        unsupported.add(path + ".nodeTaintsPolicy " + taintsPolicy);
+        continue;
+      }
+      int maxSkew = c.getMaxSkew() == null ? 1 : c.getMaxSkew();
+      int minDomains = c.getMinDomains() == null ? 1 : c.getMinDomains();
+      String key = c.getTopologyKey() == null ? "" : c.getTopologyKey();
+      out.add(new SpreadConstraint(maxSkew, key, sel, minDomains, affinityPolicy.equals("Honor"), taintsPolicy.equals("Honor")));
+    }
+    return List.copyOf(out);
+  }
+
+  private static <T> List<T> nullSafe(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}
