@@ -1,13 +1,27 @@
 package dev.headroom.api.v1beta1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import java.util.Objects;
 
 /** A reference to a workload with a scale subresource in the buffer's namespace. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"apiGroup", "kind", "name"})
 public class ScalableRef {
+  @JsonPropertyDescription("API group of the workload; empty or absent means the core group.")
   private String apiGroup;
+
+  @JsonPropertyDescription("Kind of the workload, for example Deployment.")
+  @Required
+  @Size(min = 1)
   private String kind;
+
+  @JsonPropertyDescription("Name of the workload.")
+  @Required
+  @Size(min = 1)
   private String name;
 
   public ScalableRef() {}
@@ -32,4 +46,7 @@ public class ScalableRef {
 
   @Override
   public int hashCode() { return Objects.hash(apiGroup, kind, name); }
+
+  @Override
+  public String toString() { return "ScalableRef{apiGroup=" + apiGroup + ", kind=" + kind + ", name=" + name + "}"; }
 }
