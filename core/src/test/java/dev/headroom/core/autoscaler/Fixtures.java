@@ -180,7 +180,7 @@ final class Fixtures {
     }
 
     Autoscaler autoscaler(AutoscalerOptions options, AutoscalerState state) {
-      return new Autoscaler(options, this, this, this, this, state, FakeSimulation::new);
+      return new Autoscaler(options, this, this, this, this, state, SnapshotSimulation::new);
     }
   }
 }

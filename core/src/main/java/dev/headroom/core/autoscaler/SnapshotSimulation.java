@@ -1,0 +1,164 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.core.scheduling.BinpackingEstimator;
+import dev.headroom.core.scheduling.ClusterSnapshot;
+import dev.headroom.core.scheduling.CompiledNode;
+import dev.headroom.core.scheduling.CompiledPod;
+import dev.headroom.core.scheduling.FitResult;
+import dev.headroom.core.scheduling.NodeLimiter;
+import dev.headroom.core.scheduling.Placement;
+import dev.headroom.core.scheduling.PodClass;
+import dev.headroom.core.scheduling.Reason;
+import dev.headroom.core.scheduling.SchedulingCompiler;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The production {@link SchedulingSimulation}: a {@link ClusterSnapshot} of the scheduling package with its
+ * §2.3 predicates, equivalence classes and binpacking estimator. Pods and nodes are compiled once per loop.
+ */
+public final class SnapshotSimulation implements SchedulingSimulation {
+
+  private static final Set<Reason> NODE_LEVEL = Set.of(Reason.NODE_UNSCHEDULABLE, Reason.NODE_NAME,
+      Reason.UNTOLERATED_TAINT, Reason.NODE_AFFINITY, Reason.TOO_MANY_PODS, Reason.INSUFFICIENT_RESOURCE, Reason.UNSUPPORTED);
+
+  private final SchedulingCompiler compiler;
+  private final ClusterSnapshot snapshot;
+  private final Map<Pod, CompiledPod> pods = new IdentityHashMap<>();
+  private final Map<Pod, CompiledPod> detached = new IdentityHashMap<>();
+  private final Map<Node, CompiledNode> nodes = new IdentityHashMap<>();
+  private final Map<Node, CompiledNode> feasibility = new IdentityHashMap<>();
+
+  public SnapshotSimulation() {
+    this(new SchedulingCompiler());
+  }
+
+  public SnapshotSimulation(SchedulingCompiler compiler) {
+    this.compiler = compiler;
+    this.snapshot = new ClusterSnapshot(compiler);
+  }
+
+  /** The underlying snapshot (read access for diagnostics). */
+  public ClusterSnapshot snapshot() {
+    return snapshot;
+  }
+
+  private CompiledPod compiled(Pod p) {
+    return pods.computeIfAbsent(p, compiler::compile);
+  }
+
+  /** A bound pod being moved: compiled without its {@code nodeName}, so NodeName does not pin it. */
+  private CompiledPod movable(Pod p) {
+    if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()) {
+      return compiled(p);
+    }
+    return detached.computeIfAbsent(p, x -> {
+      Pod copy = new Pod(x.getApiVersion(), x.getKind(), x.getMetadata(), new PodSpecBuilder(x.getSpec()).withNodeName(null).build(), x.getStatus());
+      return compiler.compile(copy);
+    });
+  }
+
+  private CompiledNode compiled(Node n) {
+    return nodes.computeIfAbsent(n, compiler::compile);
+  }
+
+  @Override
+  public void addNode(Node node) {
+    snapshot.addNode(compiled(node));
+  }
+
+  @Override
+  public void removeNode(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i >= 0) {
+      snapshot.removeNode(i);
+    }
+  }
+
+  @Override
+  public void addPod(Pod pod, String nodeName) {
+    snapshot.addPod(compiled(pod), nodeName);
+  }
+
+  @Override
+  public void removePod(Pod pod) {
+    snapshot.removePod(compiled(pod).uid());
+  }
+
+  @Override
+  public List<Pod> podsOn(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      return List.of();
+    }
+    List<CompiledPod> on = snapshot.podsOn(i);
+    List<Pod> out = new ArrayList<>(on.size());
+    for (CompiledPod c : on) {
+      out.add(c.pod());
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<String> schedule(Pod pod, Predicate<String> acceptableNode) {
+    CompiledPod c = movable(pod);
+    Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
+    if (p instanceof Placement.Placed placed) {
+      pods.put(c.pod(), c);
+      return Optional.of(placed.nodeName());
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void fork() {
+    snapshot.fork();
+  }
+
+  @Override
+  public void revert() {
+    snapshot.revert();
+  }
+
+  @Override
+  public void commit() {
+    snapshot.commit();
+  }
+
+  @Override
+  public Optional<String> checkOnTemplate(Pod pod, Node template) {
+    FitResult r = snapshot.checkOnTemplate(compiled(pod), compiled(template));
+    return r instanceof FitResult.Fails f ? Optional.of(f.message()) : Optional.empty();
+  }
+
+  @Override
+  public boolean fitsEmptyNode(Pod pod, Node node) {
+    CompiledNode empty = feasibility.computeIfAbsent(node,
+        n -> compiler.compile(Nodes.sanitizedCopy(n, n.getMetadata().getName() + "-feasibility")));
+    FitResult r = snapshot.checkOnTemplate(compiled(pod), empty);
+    return !(r instanceof FitResult.Fails f) || !NODE_LEVEL.contains(f.reason());
+  }
+
+  @Override
+  public Estimate estimate(List<Pod> candidates, Node template, String namePrefix, int maxNodes) {
+    List<CompiledPod> compiledPods = new ArrayList<>(candidates.size());
+    for (Pod p : candidates) {
+      compiledPods.add(compiled(p));
+    }
+    dev.headroom.core.scheduling.Estimate e = BinpackingEstimator.estimate(snapshot, compiled(template),
+        PodClass.group(compiledPods), NodeLimiter.ofLimits(maxNodes), namePrefix + "-");
+    List<Pod> placed = new ArrayList<>(e.scheduled().size());
+    for (CompiledPod c : e.scheduled()) {
+      placed.add(c.pod());
+    }
+    return new Estimate(e.nodeCount(), placed);
+  }
+}
