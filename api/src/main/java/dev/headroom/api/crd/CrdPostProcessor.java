@@ -20,7 +20,7 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  * Build step that turns the CRD written by fabric8's {@code crd-generator-maven-plugin} into Headroom's final CRD
  * {@code capacitybuffers.autoscaling.x-k8s.io}. It adds what the generator's annotations cannot express:
  * <ul>
- *   <li>the versions in name order, as controller-gen writes them;</li>
+ *   <li>{@code names.listKind} and the versions in name order, as controller-gen writes them;</li>
  *   <li>the printer columns in the documented order (the generator sorts them by JSON path), without
  *       {@code priority: 0};</li>
  *   <li>{@code apiVersion}, {@code kind} and {@code metadata} in the root schema;</li>
@@ -99,6 +99,8 @@ public final class CrdPostProcessor {
   /** Applies every post-processing step to a copy of the generated CRD. */
   public static ObjectNode process(ObjectNode generated) {
     ObjectNode crd = generated.deepCopy();
+    ObjectNode names = (ObjectNode) crd.path("spec").path("names");
+    names.put("listKind", names.path("kind").asString() + "List");
     ArrayNode versions = (ArrayNode) crd.path("spec").path("versions");
     List<JsonNode> byName = new ArrayList<>();
     versions.forEach(byName::add);

@@ -20,7 +20,7 @@ public final class SelectorExpression {
   public record Requirement(String key, Operator operator, List<String> values) {
     /** Canonical immutable copy. */
     public Requirement {
-      values = List.copyOf(values);
+      values = operator == Operator.IN || operator == Operator.NOT_IN ? List.copyOf(new TreeSet<>(values)) : List.copyOf(values);
     }
 
     /** True iff the label set satisfies this requirement. */
@@ -40,8 +40,8 @@ public final class SelectorExpression {
       return switch (operator) {
         case EQUALS -> key + "=" + values.get(0);
         case NOT_EQUALS -> key + "!=" + values.get(0);
-        case IN -> key + " in (" + String.join(",", new TreeSet<>(values)) + ")";
-        case NOT_IN -> key + " notin (" + String.join(",", new TreeSet<>(values)) + ")";
+        case IN -> key + " in (" + String.join(",", values) + ")";
+        case NOT_IN -> key + " notin (" + String.join(",", values) + ")";
         case EXISTS -> key;
         case DOES_NOT_EXIST -> "!" + key;
       };
