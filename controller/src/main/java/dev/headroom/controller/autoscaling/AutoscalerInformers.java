@@ -33,7 +33,7 @@ public final class AutoscalerInformers implements AutoCloseable {
     this.pdbs = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
     this.daemonSets = client.apps().daemonSets().inAnyNamespace().runnableInformer(0);
     this.buffers = client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0);
-    this.templates = client.podTemplates().inAnyNamespace().runnableInformer(0);
+    this.templates = client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0);
   }
 
   private Stream<SharedIndexInformer<? extends HasMetadata>> all() {

@@ -33,6 +33,6 @@ public record ClusterListers(
         () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems(),
         () -> client.apps().daemonSets().inAnyNamespace().list().getItems(),
         () -> client.resources(CapacityBuffer.class).inAnyNamespace().list().getItems(),
-        (ns, name) -> Optional.ofNullable(client.podTemplates().inNamespace(ns).withName(name).get()));
+        (ns, name) -> Optional.ofNullable(client.resources(PodTemplate.class).inNamespace(ns).withName(name).get()));
   }
 }

@@ -160,7 +160,7 @@ public final class NodeDrainer implements NodeGroupProvider {
       long grace = p.getSpec().getTerminationGracePeriodSeconds() == null ? 30 : p.getSpec().getTerminationGracePeriodSeconds();
       Eviction eviction = new EvictionBuilder()
           .withNewMetadata().withName(p.getMetadata().getName()).withNamespace(p.getMetadata().getNamespace()).endMetadata()
-          .withNewDeleteOptions().withGracePeriodSeconds(Math.min(grace, maxGracefulTerminationSec)).endDeleteOptions()
+          .withDeleteOptions(new io.fabric8.kubernetes.api.model.DeleteOptionsBuilder().withGracePeriodSeconds(Math.min(grace, (long) maxGracefulTerminationSec)).build())
           .build();
       boolean ok;
       try {
