@@ -45,7 +45,7 @@ public final class AutoscalerLoop implements AutoCloseable {
 
   /**
    * @param factory builds the ports and core's autoscaler for one leadership term (its ports should be wrapped by
-   *     {@code timer})
+   *     {@code timer}); it runs the provider's first refresh, so bootstrapped nodes exist before the first iteration
    * @param metrics may be null (benchmarks)
    * @param ready false while the informer caches have not synced (iterations are skipped)
    */
@@ -97,13 +97,13 @@ public final class AutoscalerLoop implements AutoCloseable {
     if (executor != null) {
       return;
     }
-    current = factory.get();
+    current = null; // built by the first tick, so a failing provider start-up is retried
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-autoscaler");
       t.setDaemon(true);
       return t;
     });
-    executor.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info("autoscaler loop started (scan interval {})", interval);
   }
 

@@ -72,11 +72,13 @@ public final class AutoscalerRuntime implements AutoCloseable {
   }
 
   /**
-   * One leadership term's ports and autoscaler: the view over {@code listers}, {@code provider} behind the scale-down
+   * One leadership term's ports and autoscaler (after the provider's first refresh): the view over {@code listers}, {@code provider} behind the scale-down
    * actuation, the event sink and the buffer condition writer, all timed by {@code timer}.
    */
   public static AutoscalerLoop.Iteration iteration(KubernetesClient client, AutoscalerSettings s, ClusterListers listers,
       NodeGroupProvider provider, dev.headroom.core.autoscaler.EventSink events, PhaseTimer timer, Clock clock, AutoscalerMetrics metrics) {
+    // First refresh now: a KWOK-style provider creates its bootstrap nodes before core reads the world.
+    provider.refresh();
     NodeGroupProvider actuating = new NodeDrainer(provider, client, listers.pods(), clock, s.nodeDeleteDelayAfterTaint(),
         s.maxGracefulTerminationSec(), NodeDrainer.Sleeper.SYSTEM, ok -> {
           if (metrics != null) {

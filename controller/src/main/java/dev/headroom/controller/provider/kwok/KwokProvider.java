@@ -101,6 +101,7 @@ public final class KwokProvider implements NodeGroupProvider {
           LOG.info("node group {}: bootstrapping {} Ready nodes (targetSize {})", g.id(), g.targetSize() - existing, g.targetSize());
           for (int i = existing; i < g.targetSize(); i++) {
             create(g, true);
+            targets.merge(g.id(), 1, Integer::sum);
           }
         }
       }
