@@ -59,18 +59,23 @@ public final class NamespaceReconciler implements Reconciler<String> {
     Instant now = clock.instant();
     NamespaceResult result = core.reconcileNamespace(namespace, view, templates, resolver, now);
     List<String> errors = new ArrayList<>(result.errors());
-    int written = 0;
+    List<String> written = new ArrayList<>();
     for (BufferOutcome outcome : result.buffers()) {
       CapacityBuffer computed = outcome.buffer();
       if (outcome.changed()) {
         CapacityBuffer before = caches.buffers().get(namespace, computed.getMetadata().getName());
+        if (LOG.isDebugEnabled()) {
+          LOG.debug("status of {}/{} changes from {} to {}", namespace, computed.getMetadata().getName(),
+              before == null ? null : io.fabric8.kubernetes.client.utils.Serialization.asJson(before.getStatus()),
+              io.fabric8.kubernetes.client.utils.Serialization.asJson(computed.getStatus()));
+        }
         StatusWriter.Outcome w = writer.write(computed);
         if (w instanceof StatusWriter.Outcome.Failed f) {
           errors.add(f.error());
           continue;
         }
         if (w instanceof StatusWriter.Outcome.Written) {
-          written++;
+          written.add(computed.getMetadata().getName());
           if (BufferEvents.turnedNotReady(before, computed)) {
             events.notReady(computed, now);
           }
@@ -79,11 +84,11 @@ public final class NamespaceReconciler implements Reconciler<String> {
       tracker.markReconciled(computed.getMetadata().getUid(), now);
     }
     if (!errors.isEmpty()) {
-      LOG.warn("namespace {}: {} buffer(s), {} status write(s), requeued: {}", namespace, result.buffers().size(), written, String.join("; ", errors));
+      LOG.warn("namespace {}: {} buffer(s), status written for {}, requeued: {}", namespace, result.buffers().size(), written, String.join("; ", errors));
       return ReconcileResult.retry(String.join("; ", errors));
     }
-    if (written > 0) {
-      LOG.info("namespace {}: {} buffer(s), {} status write(s)", namespace, result.buffers().size(), written);
+    if (!written.isEmpty()) {
+      LOG.info("namespace {}: {} buffer(s), status written for {}", namespace, result.buffers().size(), written);
     } else {
       LOG.debug("namespace {}: {} buffer(s), nothing changed", namespace, result.buffers().size());
     }

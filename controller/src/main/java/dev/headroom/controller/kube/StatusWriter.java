@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,21 +116,25 @@ public final class StatusWriter {
     out.setProvisioningStrategy(mine.getProvisioningStrategy());
     List<Condition> conditions = new ArrayList<>(out.getConditions() == null ? List.of() : out.getConditions());
     List<Condition> computedConditions = mine.getConditions() == null ? List.of() : mine.getConditions();
-    for (String type : CONTROLLER_CONDITIONS) {
-      Optional<Condition> want = computedConditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    // owned types the computed status no longer has are removed; the others are replaced in place or appended
+    // in the computed order
+    conditions.removeIf(c -> CONTROLLER_CONDITIONS.contains(c.getType())
+        && computedConditions.stream().noneMatch(w -> w.getType().equals(c.getType())));
+    for (Condition want : computedConditions) {
+      if (!CONTROLLER_CONDITIONS.contains(want.getType())) {
+        continue;
+      }
       int at = -1;
       for (int i = 0; i < conditions.size(); i++) {
-        if (type.equals(conditions.get(i).getType())) {
+        if (want.getType().equals(conditions.get(i).getType())) {
           at = i;
           break;
         }
       }
-      if (want.isPresent() && at >= 0) {
-        conditions.set(at, Copies.of(want.get()));
-      } else if (want.isPresent()) {
-        conditions.add(Copies.of(want.get()));
-      } else if (at >= 0) {
-        conditions.remove(at);
+      if (at >= 0) {
+        conditions.set(at, Copies.of(want));
+      } else {
+        conditions.add(Copies.of(want));
       }
     }
     out.setConditions(conditions);

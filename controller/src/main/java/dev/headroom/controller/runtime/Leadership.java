@@ -111,6 +111,7 @@ public final class Leadership implements AutoCloseable {
       return;
     }
     if (election != null) {
+      // releaseOnCancel: fabric8 shortens the lease to one second, so a standby takes over at its next retry
       election.cancel(true);
       election = null;
     }

@@ -1,0 +1,370 @@
+package dev.headroom.core.workload;
+
+import dev.headroom.core.resources.Quantities;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The upstream HPA's per-metric replica calculation (HPA mode): pod classification, utilisation and
+ * averages in integer milli-units, tolerance on the ratio, and damping for missing and unready pods.
+ * Counts use {@code Math.ceil} (never the seed's ceiling rule) and saturate at {@link Integer#MAX_VALUE}.
+ */
+public final class HpaReplicaCalculator {
+
+  /** Upstream default CPU initialization period. */
+  public static final Duration DEFAULT_CPU_INITIALIZATION_PERIOD = Duration.ofMinutes(5);
+  /** Upstream default initial readiness delay. */
+  public static final Duration DEFAULT_INITIAL_READINESS_DELAY = Duration.ofSeconds(30);
+
+  private final Duration cpuInitializationPeriod;
+  private final Duration initialReadinessDelay;
+
+  public HpaReplicaCalculator(Duration cpuInitializationPeriod, Duration initialReadinessDelay) {
+    this.cpuInitializationPeriod = Objects.requireNonNull(cpuInitializationPeriod);
+    this.initialReadinessDelay = Objects.requireNonNull(initialReadinessDelay);
+  }
+
+  /** A calculator with the upstream defaults (5 min, 30 s). */
+  public static HpaReplicaCalculator defaults() {
+    return new HpaReplicaCalculator(DEFAULT_CPU_INITIALIZATION_PERIOD, DEFAULT_INITIAL_READINESS_DELAY);
+  }
+
+  /**
+   * The proposal of one metric.
+   *
+   * @param now the sync time (for the CPU initialization period)
+   * @param metric the metric
+   * @param specReplicas {@code spec.replicas} of the target (used by Resource, Pods and Value targets)
+   * @param statusReplicas {@code status.replicas} (used by Object and External AverageValue targets)
+   * @param pods the pods the target's selector matches
+   * @param reading what the metric read returned; null counts as a failed read
+   * @param tolerance the dead band
+   */
+  public MetricProposal propose(
+      Instant now,
+      HpaMetric metric,
+      int specReplicas,
+      int statusReplicas,
+      List<PodInfo> pods,
+      MetricReading reading,
+      Tolerance tolerance) {
+    String failReason = failReason(metric.source());
+    if (reading == null) {
+      return new MetricProposal.Invalid(metric.name(), failReason, "no reading for metric " + metric.name());
+    }
+    if (reading instanceof MetricReading.Failed f) {
+      return new MetricProposal.Invalid(metric.name(), failReason, f.error());
+    }
+    try {
+      return switch (metric.source()) {
+        case RESOURCE, CONTAINER_RESOURCE -> {
+          Map<String, PodSample> samples = podSamples(metric, reading);
+          yield metric.kind() == TargetKind.UTILIZATION
+              ? resourceUtilization(now, metric, specReplicas, pods, samples, tolerance)
+              : plainAverage(now, metric, metric.resource(), specReplicas, pods, samples, tolerance);
+        }
+        case PODS -> plainAverage(now, metric, "", specReplicas, pods, podSamples(metric, reading), tolerance);
+        case OBJECT, EXTERNAL -> {
+          long usage = totalOf(metric, reading);
+          yield metric.kind() == TargetKind.VALUE
+              ? value(metric.name(), specReplicas, usage, metric.target(), pods, tolerance)
+              : perPodTotal(metric.name(), statusReplicas, usage, metric.target(), tolerance);
+        }
+      };
+    } catch (MetricError | PodInfo.MissingRequestException e) {
+      return new MetricProposal.Invalid(metric.name(), failReason, e.getMessage());
+    }
+  }
+
+  /** The condition reason of a failed metric of this source. */
+  public static String failReason(MetricSource source) {
+    return switch (source) {
+      case RESOURCE -> HpaReasons.FAILED_GET_RESOURCE_METRIC;
+      case CONTAINER_RESOURCE -> HpaReasons.FAILED_GET_CONTAINER_RESOURCE_METRIC;
+      case PODS -> HpaReasons.FAILED_GET_PODS_METRIC;
+      case OBJECT -> HpaReasons.FAILED_GET_OBJECT_METRIC;
+      case EXTERNAL -> HpaReasons.FAILED_GET_EXTERNAL_METRIC;
+    };
+  }
+
+  private static Map<String, PodSample> podSamples(HpaMetric metric, MetricReading reading) {
+    if (reading instanceof MetricReading.PodSamples s) {
+      return s.samples();
+    }
+    throw new MetricError("metric " + metric.name() + " (" + metric.source() + ") needs per-pod samples");
+  }
+
+  private static long totalOf(HpaMetric metric, MetricReading reading) {
+    if (metric.source() == MetricSource.OBJECT && reading instanceof MetricReading.ObjectValue v) {
+      return v.value();
+    }
+    if (metric.source() == MetricSource.EXTERNAL && reading instanceof MetricReading.ExternalValues v) {
+      return v.total();
+    }
+    throw new MetricError("metric " + metric.name() + " (" + metric.source() + ") got a reading of the wrong kind");
+  }
+
+  // ---- Resource / ContainerResource utilisation -------------------------------------------------------------
+
+  private MetricProposal resourceUtilization(
+      Instant now, HpaMetric metric, int current, List<PodInfo> pods, Map<String, PodSample> samples, Tolerance tol) {
+    if (pods.isEmpty()) {
+      throw new MetricError(HpaReasons.MSG_NO_PODS);
+    }
+    Map<String, Long> requests = new HashMap<>();
+    for (PodInfo p : pods) {
+      requests.put(p.name(), p.request(metric.resource(), metric.container()));
+    }
+    long target = metric.target();
+    Damping d =
+        damp(
+            now,
+            current,
+            pods,
+            samples,
+            metric.resource(),
+            tol,
+            m -> utilizationRatio(m, requests, target),
+            (podName, ratio) -> ratio < 1.0 ? requests.get(podName) * Math.max(100, target) / 100 : 0L);
+    return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
+  }
+
+  /** Utilisation percent (truncated) over samples of known pods, then divided by the target. */
+  private static Ratio utilizationRatio(Map<String, Long> metrics, Map<String, Long> requests, long target) {
+    long metricsTotal = 0;
+    long requestsTotal = 0;
+    for (Map.Entry<String, Long> e : metrics.entrySet()) {
+      Long request = requests.get(e.getKey());
+      if (request == null) {
+        continue; // a sample for a pod the lister does not know
+      }
+      metricsTotal = Quantities.add(metricsTotal, e.getValue());
+      requestsTotal = Quantities.add(requestsTotal, request);
+    }
+    if (requestsTotal == 0) {
+      throw new MetricError(HpaReasons.MSG_NO_MATCHING_PODS);
+    }
+    long utilization = multiplyBy100(metricsTotal) / requestsTotal;
+    return new Ratio((double) utilization / (double) target, utilization);
+  }
+
+  private static long multiplyBy100(long v) {
+    return Math.abs(v) > Long.MAX_VALUE / 100 ? (v > 0 ? Long.MAX_VALUE : Long.MIN_VALUE) : v * 100;
+  }
+
+  // ---- Pods / Resource AverageValue -------------------------------------------------------------------------
+
+  private MetricProposal plainAverage(
+      Instant now,
+      HpaMetric metric,
+      String resource,
+      int current,
+      List<PodInfo> pods,
+      Map<String, PodSample> samples,
+      Tolerance tol) {
+    if (pods.isEmpty()) {
+      throw new MetricError(HpaReasons.MSG_NO_PODS);
+    }
+    long target = metric.target();
+    Damping d =
+        damp(
+            now,
+            current,
+            pods,
+            samples,
+            resource,
+            tol,
+            m -> averageRatio(m, target),
+            (podName, ratio) -> ratio < 1.0 ? target : 0L);
+    return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
+  }
+
+  private static Ratio averageRatio(Map<String, Long> metrics, long target) {
+    long total = 0;
+    for (long v : metrics.values()) {
+      total = Quantities.add(total, v);
+    }
+    long average = total / metrics.size();
+    return new Ratio((double) average / (double) target, average);
+  }
+
+  // ---- Object / External ------------------------------------------------------------------------------------
+
+  /**
+   * A Value target: {@code ratio = usage / target}. At a non-zero count: the current count inside the
+   * tolerance, otherwise {@code ceil(ratio × running-and-ready pods)}. From zero: {@code ceil(ratio)} with no
+   * tolerance.
+   *
+   * @throws IllegalStateException when the count is non-zero, outside the tolerance, and there are no pods
+   */
+  public static MetricProposal value(String name, int current, long usage, long target, List<PodInfo> pods, Tolerance tol) {
+    double ratio = (double) usage / (double) target;
+    if (current != 0) {
+      if (tol.within(ratio)) {
+        return new MetricProposal.Valid(name, current, usage);
+      }
+      if (pods.isEmpty()) {
+        throw new MetricError("unable to calculate ready pods: " + HpaReasons.MSG_NO_PODS);
+      }
+      long ready = pods.stream().filter(PodInfo::runningAndReady).count();
+      return new MetricProposal.Valid(name, ceilReplicas(ratio * ready), usage);
+    }
+    return new MetricProposal.Valid(name, ceilReplicas(ratio), usage);
+  }
+
+  /**
+   * An Object or External AverageValue target: inside the tolerance (checked against
+   * {@code usage / (target × statusReplicas)}) the status count, otherwise {@code ceil(usage / target)},
+   * independent of the current count and of readiness. The reported usage is the per-replica average.
+   */
+  public static MetricProposal perPodTotal(String name, int statusReplicas, long usage, long target, Tolerance tol) {
+    int replicas = statusReplicas;
+    double ratio = (double) usage / ((double) target * (double) statusReplicas);
+    if (!tol.within(ratio)) {
+      replicas = ceilReplicas((double) usage / (double) target);
+    }
+    long average = statusReplicas == 0 ? usage : (long) Math.ceil((double) usage / (double) statusReplicas);
+    return new MetricProposal.Valid(name, replicas, average);
+  }
+
+  // ---- Damping (shared) -------------------------------------------------------------------------------------
+
+  private record Ratio(double ratio, long usage) {}
+
+  private record Damping(int replicas, long reportedUsage) {}
+
+  @FunctionalInterface
+  private interface RatioFunction {
+    Ratio apply(Map<String, Long> metrics);
+  }
+
+  @FunctionalInterface
+  private interface MissingFill {
+    long valueFor(String podName, double ratio);
+  }
+
+  private Damping damp(
+      Instant now,
+      int current,
+      List<PodInfo> pods,
+      Map<String, PodSample> samples,
+      String resource,
+      Tolerance tol,
+      RatioFunction ratioOf,
+      MissingFill fill) {
+    Set<String> unready = new HashSet<>();
+    Set<String> missing = new HashSet<>();
+    Set<String> ignored = new HashSet<>();
+    int readyPodCount = classify(now, pods, samples, resource, unready, missing, ignored);
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    samples.forEach((pod, s) -> {
+      if (!ignored.contains(pod) && !unready.contains(pod)) {
+        metrics.put(pod, s.value());
+      }
+    });
+    if (metrics.isEmpty()) {
+      throw new MetricError(HpaReasons.MSG_NO_METRICS_FOR_PODS);
+    }
+    Ratio first = ratioOf.apply(metrics);
+    double r = first.ratio();
+    boolean upWithUnready = !unready.isEmpty() && r > 1.0;
+    if (!upWithUnready && missing.isEmpty()) {
+      int n = tol.within(r) ? current : ceilReplicas(r * readyPodCount);
+      return new Damping(n, first.usage());
+    }
+    if (!missing.isEmpty() && r != 1.0) {
+      for (String pod : missing) {
+        metrics.put(pod, fill.valueFor(pod, r));
+      }
+    }
+    if (upWithUnready) {
+      for (String pod : unready) {
+        metrics.put(pod, 0L);
+      }
+    }
+    double r2 = ratioOf.apply(metrics).ratio();
+    if (tol.within(r2) || (r < 1.0 && r2 > 1.0) || (r > 1.0 && r2 < 1.0)) {
+      return new Damping(current, first.usage());
+    }
+    int n = ceilReplicas(r2 * metrics.size());
+    if ((r2 < 1.0 && n > current) || (r2 > 1.0 && n < current)) {
+      return new Damping(current, first.usage());
+    }
+    return new Damping(n, first.usage());
+  }
+
+  /**
+   * Sorts pods into ignored (terminating or Failed), unready (Pending; for cpu also not-yet-ready or
+   * still-warming pods), missing (no sample) and ready; returns the ready count.
+   */
+  private int classify(
+      Instant now,
+      List<PodInfo> pods,
+      Map<String, PodSample> samples,
+      String resource,
+      Set<String> unready,
+      Set<String> missing,
+      Set<String> ignored) {
+    int ready = 0;
+    for (PodInfo pod : pods) {
+      if (pod.terminating() || pod.phase() == PodPhase.FAILED) {
+        ignored.add(pod.name());
+        continue;
+      }
+      if (pod.phase() == PodPhase.PENDING) {
+        unready.add(pod.name());
+        continue;
+      }
+      PodSample sample = samples.get(pod.name());
+      if (sample == null) {
+        missing.add(pod.name());
+        continue;
+      }
+      if ("cpu".equals(resource) && cpuUnready(now, pod, sample)) {
+        unready.add(pod.name());
+        continue;
+      }
+      ready++;
+    }
+    return ready;
+  }
+
+  private boolean cpuUnready(Instant now, PodInfo pod, PodSample sample) {
+    if (pod.ready() == null || pod.startTime() == null) {
+      return true;
+    }
+    Instant transition = pod.readyTransition() == null ? pod.startTime() : pod.readyTransition();
+    if (pod.startTime().plus(cpuInitializationPeriod).isAfter(now)) {
+      return !pod.ready() || sample.timestamp().isBefore(transition.plus(sample.window()));
+    }
+    return !pod.ready() && pod.startTime().plus(initialReadinessDelay).isAfter(transition);
+  }
+
+  /** {@code Math.ceil}, saturated to the int range. */
+  static int ceilReplicas(double x) {
+    double c = Math.ceil(x);
+    if (Double.isNaN(c)) {
+      return 0;
+    }
+    if (c >= Integer.MAX_VALUE) {
+      return Integer.MAX_VALUE;
+    }
+    return c <= Integer.MIN_VALUE ? Integer.MIN_VALUE : (int) c;
+  }
+
+  /** A metric that cannot produce a proposal this round. */
+  static final class MetricError extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    MetricError(String message) {
+      super(message);
+    }
+  }
+}
