@@ -29,7 +29,6 @@ public record AutoscalerSettings(
   public static final String FLAG_CLOUD_PROVIDER = "--cloud-provider";
   public static final String FLAG_NODE_GROUPS = "--node-groups";
   public static final String FLAG_NODE_GROUP_AUTO_DISCOVERY = "--node-group-auto-discovery";
-  public static final String FLAG_BUFFER_POD_INJECTION = "--capacity-buffer-pod-injection-enabled";
   public static final String FLAG_NODE_DELETE_DELAY_AFTER_TAINT = "--node-delete-delay-after-taint";
   public static final String FLAG_MAX_GRACEFUL_TERMINATION_SEC = "--max-graceful-termination-sec";
 
