@@ -10,7 +10,6 @@ import dev.headroom.core.autoscaler.expander.Expanders;
 import dev.headroom.core.autoscaler.scaledown.ScaleDownPlanner;
 import dev.headroom.core.buffer.StatusConditions;
 import dev.headroom.core.nodegroup.NodeGroup;
-import dev.headroom.core.resources.EffectiveRequests;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -93,7 +92,7 @@ public final class Autoscaler {
     }
 
     Map<String, Long> req(Pod p) {
-      return requests.computeIfAbsent(p, x -> EffectiveRequests.of(x.getSpec()));
+      return sim.requests(p);
     }
   }
 
@@ -386,6 +385,7 @@ public final class Autoscaler {
     int nodeCount = currentNodeCount;
     boolean first = true;
     while (!all.isEmpty()) {
+      List<List<Pod>> classes = loop.sim.equivalenceGroups(all);
       List<ExpansionOption> options = new ArrayList<>();
       for (NodeGroup g : loop.groups.values()) {
         if (used.contains(g.id())) {
@@ -402,15 +402,16 @@ public final class Autoscaler {
         }
         Node template = loop.templates.get(g.id());
         List<Pod> candidates = new ArrayList<>();
-        Map<Object, Optional<String>> memo = new HashMap<>();
-        for (Pod p : all) {
-          Optional<String> failure = memo.computeIfAbsent(equivalenceKey(p), k -> loop.sim.checkOnTemplate(p, template));
+        for (List<Pod> cls : classes) {
+          Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
           if (failure.isPresent()) {
             if (first) {
-              perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
+              for (Pod p : cls) {
+                perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
+              }
             }
           } else {
-            candidates.add(p);
+            candidates.addAll(cls);
           }
         }
         if (candidates.isEmpty()) {
@@ -512,23 +513,6 @@ public final class Autoscaler {
       result = ScaleUpResult.ScaleUpNoOptionsAvailable;
     }
     return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, reasons, Set.of(), null);
-  }
-
-  /** Pods of one controller with the same spec share one template check. */
-  private static Object equivalenceKey(Pod p) {
-    return new IdentityKey(p.getSpec(), p.getMetadata().getLabels());
-  }
-
-  private record IdentityKey(Object spec, Object labels) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof IdentityKey k && k.spec == spec && java.util.Objects.equals(k.labels, labels);
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(spec) * 31 + java.util.Objects.hashCode(labels);
-    }
   }
 
   /** §3.2 group filtering. */

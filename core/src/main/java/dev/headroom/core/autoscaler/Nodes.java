@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -34,7 +33,6 @@ public final class Nodes {
   private static final List<String> IGNORED_TAINT_PREFIXES = List.of(
       "startup-taint.cluster-autoscaler.kubernetes.io/", "status-taint.cluster-autoscaler.kubernetes.io/",
       "ignore-taint.cluster-autoscaler.kubernetes.io/");
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private Nodes() {}
 
@@ -100,7 +98,10 @@ public final class Nodes {
    * autoscaler, node-condition and startup taints dropped, Ready.
    */
   public static Node sanitizedCopy(Node source, String name) {
-    Node n = SERIALIZATION.clone(source);
+    Node n = new io.fabric8.kubernetes.api.model.NodeBuilder(source).build();
+    if (n.getMetadata() == null) {
+      n.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    }
     n.getMetadata().setName(name);
     n.getMetadata().setUid(null);
     n.getMetadata().setResourceVersion(null);

@@ -50,6 +50,12 @@ public interface SchedulingSimulation {
   /** Node-level checks only (resources against allocatable, selector/affinity, taints) on an empty node. */
   boolean fitsEmptyNode(Pod pod, Node node);
 
+  /** Groups pods into equivalence classes (identical scheduling behaviour), classes in first-appearance order. */
+  List<List<Pod>> equivalenceGroups(List<Pod> pods);
+
+  /** Effective requests of a pod in milli-units (cached by the implementation). */
+  java.util.Map<String, Long> requests(Pod pod);
+
   /** The binpacking estimator's answer for one group. */
   record Estimate(int nodeCount, List<Pod> pods) {}
 

@@ -148,6 +148,28 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
+  public List<List<Pod>> equivalenceGroups(List<Pod> list) {
+    List<CompiledPod> compiledPods = new ArrayList<>(list.size());
+    for (Pod p : list) {
+      compiledPods.add(compiled(p));
+    }
+    List<List<Pod>> out = new ArrayList<>();
+    for (PodClass c : PodClass.group(compiledPods)) {
+      List<Pod> members = new ArrayList<>(c.size());
+      for (CompiledPod m : c.pods()) {
+        members.add(m.pod());
+      }
+      out.add(members);
+    }
+    return out;
+  }
+
+  @Override
+  public Map<String, Long> requests(Pod pod) {
+    return compiled(pod).requestMap();
+  }
+
+  @Override
   public Estimate estimate(List<Pod> candidates, Node template, String namePrefix, int maxNodes) {
     List<CompiledPod> compiledPods = new ArrayList<>(candidates.size());
     for (Pod p : candidates) {

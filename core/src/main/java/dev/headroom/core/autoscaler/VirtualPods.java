@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,8 +36,6 @@ public final class VirtualPods {
   /** Priority of every virtual pod. */
   public static final int PRIORITY = Integer.MIN_VALUE;
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-
   private VirtualPods() {}
 
   /** True iff the pod carries a virtual-pod marker. */
@@ -60,7 +57,7 @@ public final class VirtualPods {
     ObjectMeta bm = buffer.getMetadata();
     PodSpec base = template.getTemplate() == null || template.getTemplate().getSpec() == null
         ? new PodSpec()
-        : SERIALIZATION.clone(template.getTemplate().getSpec());
+        : new io.fabric8.kubernetes.api.model.PodSpecBuilder(template.getTemplate().getSpec()).build();
     base.setNodeName(null);
     sanitise(base);
     base.setPriority(PRIORITY);

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,10 +24,8 @@ public final class DefaultingPodResolver implements PodResolver {
   public Pod resolve(String namespace, PodTemplateSpec template) {
     Pod pod = build(namespace, template);
     PodSpec spec = pod.getSpec();
-    for (List<Container> list : ManagedTemplates.Arrays2.of(spec.getContainers(), spec.getInitContainers())) {
-      for (Container c : list) {
-        defaultContainer(c);
-      }
+    for (Container c : Containers.all(spec)) {
+      defaultContainer(c);
     }
     defaultPodLevel(spec);
     return pod;

@@ -69,11 +69,9 @@ public final class ManagedTemplates {
     if (spec.getVolumes() != null) {
       spec.setVolumes(new ArrayList<>(spec.getVolumes().stream().filter(v -> !isServiceAccountVolume(v.getName())).toList()));
     }
-    for (List<Container> list : Arrays2.of(spec.getContainers(), spec.getInitContainers())) {
-      for (Container c : list) {
-        if (c.getVolumeMounts() != null) {
-          c.setVolumeMounts(new ArrayList<>(c.getVolumeMounts().stream().filter(m -> !isServiceAccountVolume(m.getName())).toList()));
-        }
+    for (Container c : Containers.all(spec)) {
+      if (c.getVolumeMounts() != null) {
+        c.setVolumeMounts(new ArrayList<>(c.getVolumeMounts().stream().filter(m -> !isServiceAccountVolume(m.getName())).toList()));
       }
     }
   }
@@ -182,21 +180,5 @@ public final class ManagedTemplates {
 
   private static <K, V> Map<K, V> copyMap(Map<K, V> in) {
     return in == null ? null : new LinkedHashMap<>(in);
-  }
-
-  /** Null-safe iteration over several container lists. */
-  static final class Arrays2 {
-    private Arrays2() {}
-
-    @SafeVarargs
-    static <T> List<List<T>> of(List<T>... lists) {
-      List<List<T>> out = new ArrayList<>();
-      for (List<T> l : lists) {
-        if (l != null) {
-          out.add(l);
-        }
-      }
-      return out;
-    }
   }
 }

@@ -416,21 +416,13 @@ public final class ClusterSnapshot {
   }
 
   /**
-   * Runs the predicates for the pod against a node that does not exist yet (a node-group template): the
-   * template is added to a fork, checked and reverted.
+   * Runs the predicates for the pod against an empty node that does not exist yet (a node-group template),
+   * as if it had been added: same answer as fork, add, check, revert, without touching the snapshot.
    */
   public FitResult checkOnTemplate(CompiledPod pod, CompiledNode template) {
-    fork();
-    try {
-      String name = template.name();
-      if (nodeIndex(name) >= 0) {
-        name = name + "-template-check";
-      }
-      int i = addNodeCopy(template, name);
-      return check(pod, i);
-    } finally {
-      revert();
-    }
+    List<String> messages = new ArrayList<>(2);
+    Reason r = firstFailure(pod, -1, template, new NodeState(new long[0]), messages);
+    return r == null ? FitResult.FITS : new FitResult.Fails(r, messages);
   }
 
   /** Why the pod fits none of the live nodes (nodes where it fits are counted as available). */
@@ -458,10 +450,17 @@ public final class ClusterSnapshot {
 
   /** The first failing reason, or null; fills {@code messages} when not null. */
   private Reason firstFailure(CompiledPod pod, int index, List<String> messages) {
+    return firstFailure(pod, index, nodes[index], state(index), messages);
+  }
+
+  /**
+   * The predicates against node {@code node} with aggregates {@code s}; {@code index} is -1 for a virtual
+   * (not yet added) empty node, whose topology domains are looked up without being added to the counters.
+   */
+  private Reason firstFailure(CompiledPod pod, int index, CompiledNode node, NodeState s, List<String> messages) {
     if (!pod.isSupported()) {
       return fail(messages, Reason.UNSUPPORTED, Reason.UNSUPPORTED.message(String.join(", ", pod.unsupported())));
     }
-    CompiledNode node = nodes[index];
     ClassInfo ci = classInfo(pod);
     // 1 NodeUnschedulable
     if (node.unschedulable() && !ci.toleratesUnschedulable) {
@@ -486,7 +485,6 @@ public final class ClusterSnapshot {
     if (!pod.nodeAffinity().isAny() && !pod.nodeAffinity().matches(node.labels(), node.name())) {
       return fail(messages, Reason.NODE_AFFINITY, Reason.NODE_AFFINITY.message());
     }
-    NodeState s = state(index);
     // 5 NodePorts
     if (!pod.hostPorts().isEmpty() && s.ports != null) {
       for (HostPort want : pod.hostPorts()) {
@@ -526,13 +524,13 @@ public final class ClusterSnapshot {
       return null;
     }
     // 7 InterPodAffinity
-    Reason ipa = interPodAffinity(pod, ci, index);
+    Reason ipa = interPodAffinity(pod, ci, index, node);
     if (ipa != null) {
       return fail(messages, ipa, ipa.message());
     }
     // 8 PodTopologySpread
     if (!pod.spread().isEmpty()) {
-      Reason sp = spread(pod, ci, index);
+      Reason sp = spread(pod, ci, index, node);
       if (sp != null) {
         return fail(messages, sp, sp.message());
       }
@@ -563,15 +561,15 @@ public final class ClusterSnapshot {
     return null;
   }
 
-  private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index) {
+  private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
     // Affinity: every term's key on the node, and a matching pod in each term's domain, unless no pod
     // matches anywhere and the pod matches its own terms (first pod of a self-affine set).
     if (!pod.affinity().isEmpty()) {
       boolean podsExist = true;
       for (int k = 0; k < pod.affinity().size(); k++) {
         CounterDef def = ci.affinityDefs[k];
-        int d = domains[def.keyId][index];
-        if (d < 0) {
+        int d = dom(def.keyId, index, node);
+        if (d == -1) {
           return Reason.POD_AFFINITY_MISSING_KEY;
         }
         if (counter(def).count(d) <= 0) {
@@ -593,8 +591,8 @@ public final class ClusterSnapshot {
     }
     // Anti-affinity of the incoming pod.
     for (CounterDef def : ci.antiDefs) {
-      int d = domains[def.keyId][index];
-      if (d >= 0 && counter(def).count(d) > 0) {
+      int d = dom(def.keyId, index, node);
+      if (d != -1 && counter(def).count(d) > 0) {
         return Reason.POD_ANTI_AFFINITY;
       }
     }
@@ -602,8 +600,8 @@ public final class ClusterSnapshot {
     if (!ownerTerms.isEmpty()) {
       refreshOwnerDefs(pod, ci);
       for (CounterDef def : ci.ownerDefs) {
-        int d = domains[def.keyId][index];
-        if (d >= 0 && counter(def).count(d) > 0) {
+        int d = dom(def.keyId, index, node);
+        if (d != -1 && counter(def).count(d) > 0) {
           return Reason.EXISTING_ANTI_AFFINITY;
         }
       }
@@ -611,9 +609,9 @@ public final class ClusterSnapshot {
     return null;
   }
 
-  private Reason spread(CompiledPod pod, ClassInfo ci, int index) {
+  private Reason spread(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
     for (CounterDef def : ci.spreadDefs) {
-      if (domains[def.keyId][index] < 0) {
+      if (dom(def.keyId, index, node) == -1) {
         return Reason.TOPOLOGY_SPREAD_MISSING_LABEL;
       }
     }
@@ -621,14 +619,33 @@ public final class ClusterSnapshot {
       SpreadConstraint sc = pod.spread().get(k);
       CounterDef def = ci.spreadDefs[k];
       Counter c = counter(def);
-      int d = domains[def.keyId][index];
-      int min = c.domainCount < sc.minDomains() ? 0 : c.min;
+      int d = dom(def.keyId, index, node);
+      int domainCount = c.domainCount;
+      int min = c.min;
+      if (index < 0 && def.eligible(this, node) && (d < 0 || c.nodesPerDomain(d) == 0)) {
+        domainCount++; // the virtual node opens a new domain with count 0
+        min = 0;
+      }
+      min = domainCount < sc.minDomains() ? 0 : min;
       long skew = (long) c.count(d) + (ci.spreadSelfMatch[k] ? 1 : 0) - min;
       if (skew > sc.maxSkew()) {
         return Reason.TOPOLOGY_SPREAD;
       }
     }
     return null;
+  }
+
+  /** Domain of node {@code index} for key {@code keyId}: -1 without the label, -2 for an unseen value. */
+  private int dom(int keyId, int index, CompiledNode node) {
+    if (index >= 0) {
+      return domains[keyId][index];
+    }
+    String v = node.labels().get(keyNames.get(keyId));
+    if (v == null) {
+      return -1;
+    }
+    Integer d = domainIds.get(keyId).get(v);
+    return d == null ? -2 : d;
   }
 
   // ---------------------------------------------------------------- class info
@@ -893,6 +910,10 @@ public final class ClusterSnapshot {
 
     int count(int d) {
       return d >= 0 && d < counts.length ? counts[d] : 0;
+    }
+
+    int nodesPerDomain(int d) {
+      return d >= 0 && d < nodesPerDomain.length ? nodesPerDomain[d] : 0;
     }
 
     private void ensure(int d) {

@@ -83,6 +83,13 @@ class EquivalenceAgainstNaiveTest {
   private static void compareChecks(
       int seed, int step, SchedulingCompiler compiler, ClusterSnapshot fast, NaiveScheduler naive, List<Pod> templates, Random r) {
     CompiledPod probe = compiler.compile(RandomClusters.instance(templates.get(r.nextInt(templates.size())), "probe"));
+    // A template check without fork equals fork + add + check + revert.
+    CompiledNode template = compiler.compile(RandomClusters.node(r, "template-" + step));
+    FitResult onTemplate = fast.checkOnTemplate(probe, template);
+    fast.fork();
+    FitResult added = fast.check(probe, fast.addNode(template));
+    fast.revert();
+    assertThat(onTemplate).as("seed %d step %d template", seed, step).isEqualTo(added);
     for (int i = 0; i < fast.nodeCount(); i++) {
       FitResult got = fast.check(probe, i);
       String want = naive.check(probe, i);

@@ -1,0 +1,13 @@
+package dev.headroom.bench;
+
+/** Runs one scenario from the command line without the CLI: {@code BenchMain NAME [PODS]}. */
+public final class BenchMain {
+
+  private BenchMain() {}
+
+  public static void main(String[] args) {
+    Scenario s = Scenarios.byName(args[0]).orElseThrow(() -> new IllegalArgumentException("unknown " + args[0]));
+    int pods = args.length > 1 ? Integer.parseInt(args[1]) : s.defaultPods();
+    System.out.println(BenchRunner.run(s, pods, 2, 3).toJson());
+  }
+}

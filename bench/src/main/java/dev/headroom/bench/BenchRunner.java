@@ -1,0 +1,79 @@
+package dev.headroom.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+
+/**
+ * Runs a scenario: warm-up iterations (JIT), then measured iterations, each on freshly prepared inputs.
+ * Reports the median wall time, and the peak heap use over the measured iterations read from the heap
+ * memory pools' peak counters (reset after the warm-up; the sum of per-pool peaks, an upper bound of the
+ * true peak).
+ */
+public final class BenchRunner {
+
+  private BenchRunner() {}
+
+  /** Runs {@code scenario} with {@code pods} pods. */
+  public static BenchResult run(Scenario scenario, int pods, int warmups, int iterations) {
+    int placedPods = 0;
+    for (int i = 0; i < warmups; i++) {
+      check(scenario, scenario.prepare(pods).run());
+    }
+    System.gc();
+    resetPeaks();
+    double[] seconds = new double[Math.max(1, iterations)];
+    double[][] pairs = new double[seconds.length][];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Scenario.Outcome last = null;
+    for (int i = 0; i < seconds.length; i++) {
+      Scenario.Prepared prepared = scenario.prepare(pods);
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      long start = System.nanoTime();
+      last = prepared.run();
+      seconds[i] = (System.nanoTime() - start) / 1e9;
+      pairs[i] = new double[] {seconds[i], (threads.getCurrentThreadCpuTime() - cpu0) / 1e9};
+      check(scenario, last);
+      placedPods = last.pods();
+    }
+    long peak = peakHeap();
+    Arrays.sort(pairs, (a, b) -> Double.compare(a[0], b[0]));
+    double median = pairs[pairs.length / 2][0];
+    return new BenchResult(
+        scenario.name(), placedPods, last.nodes(), median, placedPods / median, peak,
+        Runtime.getRuntime().availableProcessors(), jvm(), pairs[pairs.length / 2][1]);
+  }
+
+  private static void check(Scenario scenario, Scenario.Outcome o) {
+    if (o.placed() != o.pods()) {
+      throw new IllegalStateException(
+          scenario.name() + ": only " + o.placed() + " of " + o.pods() + " pods were placed");
+    }
+  }
+
+  /** JVM description for the hardware line. */
+  public static String jvm() {
+    return System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+        + System.getProperty("java.runtime.version");
+  }
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.isValid()) {
+        pool.resetPeakUsage();
+      }
+    }
+  }
+
+  private static long peakHeap() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.isValid() && pool.getPeakUsage() != null) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+}

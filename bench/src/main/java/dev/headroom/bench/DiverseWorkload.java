@@ -1,0 +1,150 @@
+package dev.headroom.bench;
+
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The workload of Karpenter's scheduling benchmark (autoscaler spec §9), as Headroom node groups.
+ *
+ * <p>Catalogue: instance type {@code i} (0..399) has {@code i+1} CPU, {@code 2(i+1)} Gi memory and
+ * {@code 10(i+1)} pods, with five offerings (spot in zone-1/2, on-demand in zone-1/2/3); every
+ * (type, offering) pair is one node group with a template node. Pods: {@code n/5} each of generic pods,
+ * zonal topology spread, hostname topology spread (maxSkew 1, DoNotSchedule), zonal pod self-affinity and
+ * hostname pod anti-affinity ({@code app: nginx}); the remainder generic. CPU from {100m, 250m, 500m,
+ * 1000m, 1500m}, memory from {100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi}, label values from a..g, seed 42, unique
+ * UIDs.
+ */
+public final class DiverseWorkload {
+
+  /** Instance types in Karpenter's benchmark. */
+  public static final int INSTANCE_TYPES = 400;
+  /** Zone label. */
+  public static final String ZONE = "topology.kubernetes.io/zone";
+  /** Capacity-type label. */
+  public static final String CAPACITY_TYPE = "karpenter.sh/capacity-type";
+  /** Instance-type label. */
+  public static final String INSTANCE_TYPE = "node.kubernetes.io/instance-type";
+  /** Hostname label. */
+  public static final String HOSTNAME = "kubernetes.io/hostname";
+
+  private static final String[][] OFFERINGS = {
+    {"spot", "test-zone-1"}, {"spot", "test-zone-2"},
+    {"on-demand", "test-zone-1"}, {"on-demand", "test-zone-2"}, {"on-demand", "test-zone-3"}
+  };
+  private static final int[] CPU_MILLIS = {100, 250, 500, 1000, 1500};
+  private static final int[] MEMORY_MI = {100, 256, 512, 1024, 2048, 4096};
+  private static final String[] VALUES = {"a", "b", "c", "d", "e", "f", "g"};
+
+  private DiverseWorkload() {}
+
+  /** One template node per (instance type, offering): group index = type × 5 + offering. */
+  public static List<Node> templates(int instanceTypes) {
+    List<Node> out = new ArrayList<>(instanceTypes * OFFERINGS.length);
+    for (int i = 0; i < instanceTypes; i++) {
+      for (String[] o : OFFERINGS) {
+        String name = "it-" + i + "-" + o[0] + "-" + o[1];
+        out.add(new NodeBuilder()
+            .withNewMetadata().withName(name)
+            .withLabels(Map.of(INSTANCE_TYPE, "it-" + i, CAPACITY_TYPE, o[0], ZONE, o[1], HOSTNAME, name))
+            .endMetadata()
+            .withNewSpec().endSpec()
+            .withNewStatus()
+            .withAllocatable(Map.of(
+                "cpu", new Quantity(String.valueOf(i + 1)),
+                "memory", new Quantity((2 * (i + 1)) + "Gi"),
+                "pods", new Quantity(String.valueOf(10 * (i + 1)))))
+            .endStatus()
+            .build());
+      }
+    }
+    return out;
+  }
+
+  /** Price rank of a template: spot is cheaper than on-demand, smaller types cheaper than larger. */
+  public static double price(int type, boolean spot) {
+    return (type + 1) * (spot ? 0.3 : 1.0);
+  }
+
+  /** The diverse pods, seeded. */
+  public static List<Pod> pods(int count, long seed) {
+    Random r = new Random(seed);
+    List<Pod> pods = new ArrayList<>(count);
+    int each = count / 5;
+    for (int i = 0; i < each; i++) {
+      pods.add(generic(r, pods.size()));
+    }
+    for (int i = 0; i < each; i++) {
+      pods.add(spread(r, pods.size(), ZONE));
+    }
+    for (int i = 0; i < each; i++) {
+      pods.add(spread(r, pods.size(), HOSTNAME));
+    }
+    for (int i = 0; i < each; i++) {
+      pods.add(selfAffinity(r, pods.size(), ZONE));
+    }
+    for (int i = 0; i < each; i++) {
+      pods.add(antiAffinity(r, pods.size(), HOSTNAME));
+    }
+    while (pods.size() < count) {
+      pods.add(generic(r, pods.size()));
+    }
+    return pods;
+  }
+
+  private static PodBuilder base(Random r, int i, Map<String, String> labels) {
+    String cpu = CPU_MILLIS[r.nextInt(CPU_MILLIS.length)] + "m";
+    String mem = MEMORY_MI[r.nextInt(MEMORY_MI.length)] + "Mi";
+    return new PodBuilder()
+        .withNewMetadata().withName("pod-" + i).withNamespace("default").withUid("uid-" + i).withLabels(labels).endMetadata()
+        .withNewSpec()
+        .addNewContainer().withName("app").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(mem)))
+        .endResources().endContainer()
+        .endSpec();
+  }
+
+  private static String value(Random r) {
+    return VALUES[r.nextInt(VALUES.length)];
+  }
+
+  private static Pod generic(Random r, int i) {
+    Map<String, String> labels = Map.of("my-label", value(r));
+    return base(r, i, labels).build();
+  }
+
+  private static Pod spread(Random r, int i, String key) {
+    Map<String, String> labels = Map.of("my-label", value(r));
+    Map<String, String> selector = Map.of("my-label", value(r));
+    return base(r, i, labels).editSpec()
+        .withTopologySpreadConstraints(new TopologySpreadConstraintBuilder().withMaxSkew(1).withTopologyKey(key)
+            .withWhenUnsatisfiable("DoNotSchedule")
+            .withLabelSelector(new LabelSelectorBuilder().withMatchLabels(selector).build()).build())
+        .endSpec().build();
+  }
+
+  private static Pod selfAffinity(Random r, int i, String key) {
+    Map<String, String> labels = Map.of("my-affinity", value(r));
+    return base(r, i, labels).editSpec().withNewAffinity().withNewPodAffinity()
+        .withRequiredDuringSchedulingIgnoredDuringExecution(new PodAffinityTermBuilder().withTopologyKey(key)
+            .withLabelSelector(new LabelSelectorBuilder().withMatchLabels(labels).build()).build())
+        .endPodAffinity().endAffinity().endSpec().build();
+  }
+
+  private static Pod antiAffinity(Random r, int i, String key) {
+    Map<String, String> labels = Map.of("app", "nginx");
+    return base(r, i, labels).editSpec().withNewAffinity().withNewPodAntiAffinity()
+        .withRequiredDuringSchedulingIgnoredDuringExecution(new PodAffinityTermBuilder().withTopologyKey(key)
+            .withLabelSelector(new LabelSelectorBuilder().withMatchLabels(labels).build()).build())
+        .endPodAntiAffinity().endAffinity().endSpec().build();
+  }
+}

@@ -1,0 +1,69 @@
+package dev.headroom.cli;
+
+import dev.headroom.bench.BenchResult;
+import dev.headroom.bench.BenchRunner;
+import dev.headroom.bench.Scenario;
+import dev.headroom.bench.Scenarios;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code headroom bench NAME [--pods N]}: runs a benchmark scenario and prints one JSON line. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Runs a benchmark scenario after a warm-up and prints {benchmark, pods, nodes, seconds, "
+        + "podsPerSecond, peakHeapBytes, cores, jvm} as one JSON line.")
+public final class BenchCommand implements Callable<Integer> {
+
+  /** Flag for the pod count. */
+  public static final String PODS_FLAG = "--pods";
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "NAME", description = "Scenario name.")
+  String name;
+
+  @Option(names = PODS_FLAG, paramLabel = "N", description = "Pod count (default: the scenario's).")
+  Integer pods;
+
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "2", description = "Warm-up iterations (default 2).")
+  int warmup;
+
+  @Option(names = "--iterations", paramLabel = "N", defaultValue = "3", description = "Measured iterations; the median is reported (default 3).")
+  int iterations;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<Scenario> scenario = Scenarios.byName(name);
+    if (scenario.isEmpty()) {
+      err.println("headroom bench: unknown scenario '" + name + "'; known: "
+          + Scenarios.all().stream().map(Scenario::name).collect(Collectors.joining(", ")));
+      err.flush();
+      return 1;
+    }
+    int n = pods == null ? scenario.get().defaultPods() : pods;
+    if (n <= 0 || warmup < 0 || iterations <= 0) {
+      err.println("headroom bench: " + PODS_FLAG + " and --iterations must be positive, --warmup not negative");
+      err.flush();
+      return 1;
+    }
+    try {
+      BenchResult r = BenchRunner.run(scenario.get(), n, warmup, iterations);
+      out.println(r.toJson());
+      out.flush();
+      return 0;
+    } catch (IllegalStateException e) {
+      err.println("headroom bench: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.headroom.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cl = Main.newCommandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  @Test
+  void printsOneJsonLine() {
+    assertThat(run("bench", "karpenter-diverse", "--pods", "50", "--warmup", "0", "--iterations", "1")).isZero();
+    assertThat(out.toString().trim()).startsWith("{\"benchmark\":\"karpenter-diverse\",\"pods\":50,").endsWith("}");
+  }
+
+  @Test
+  void unknownScenarioIsExitOneWithTheKnownNames() {
+    assertThat(run("bench", "nope")).isEqualTo(1);
+    assertThat(err.toString()).contains("unknown scenario 'nope'", "karpenter-diverse");
+  }
+}
