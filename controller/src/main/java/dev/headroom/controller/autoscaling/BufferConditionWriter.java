@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Core's {@link BufferStatusWriter}: merges only the autoscaler's condition types ({@code Provisioning},
- * {@code CapacityAvailable}) into the buffer's stored status and writes it through the {@code status} subresource with
- * {@code resourceVersion} locking. On a conflict it re-reads and merges again, so the buffer controller's conditions
- * and fields are never overwritten. Failures are logged; the next loop writes again.
+ * {@code CapacityAvailable}) into the buffer's status as freshly read from the API server and writes it through the
+ * {@code status} subresource, locked on that read's {@code resourceVersion}. On a conflict it re-reads and merges again,
+ * so the buffer controller's conditions and fields are never overwritten. Failures are logged; the next loop writes again.
  */
 public final class BufferConditionWriter implements BufferStatusWriter {
   private static final Logger LOG = LoggerFactory.getLogger(BufferConditionWriter.class);
@@ -41,8 +41,18 @@ public final class BufferConditionWriter implements BufferStatusWriter {
   public void writeConditions(CapacityBuffer buffer, List<Condition> conditions) {
     String ns = buffer.getMetadata().getNamespace();
     String name = buffer.getMetadata().getName();
-    CapacityBuffer base = buffer;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      // Merge onto a fresh read, not the cache core saw: the cache may lag behind the buffer controller's last write.
+      CapacityBuffer base;
+      try {
+        base = client.resources(CapacityBuffer.class).inNamespace(ns).withName(name).get();
+      } catch (KubernetesClientException e) {
+        LOG.warn("reading buffer {}/{} before writing its conditions failed: {}", ns, name, e.getMessage());
+        return;
+      }
+      if (base == null || !java.util.Objects.equals(base.getMetadata().getUid(), buffer.getMetadata().getUid())) {
+        return; // gone (or replaced by a new object of the same name)
+      }
       CapacityBuffer update = SERIALIZATION.clone(base);
       CapacityBufferStatus status = update.getStatus() == null ? new CapacityBufferStatus() : update.getStatus();
       List<Condition> merged = merge(status.getConditions(), conditions);
@@ -52,6 +62,7 @@ public final class BufferConditionWriter implements BufferStatusWriter {
       status.setConditions(merged);
       update.setStatus(status);
       try {
+        // The fresh read's resourceVersion locks the write: a concurrent controller write gives 409 and another round.
         client.resources(CapacityBuffer.class).inNamespace(ns).resource(update).updateStatus();
         return;
       } catch (KubernetesClientException e) {
@@ -62,15 +73,6 @@ public final class BufferConditionWriter implements BufferStatusWriter {
           LOG.warn("writing autoscaler conditions of buffer {}/{} failed: {}", ns, name, e.getMessage());
           return;
         }
-      }
-      try {
-        base = client.resources(CapacityBuffer.class).inNamespace(ns).withName(name).get();
-      } catch (KubernetesClientException e) {
-        LOG.warn("re-reading buffer {}/{} after a conflict failed: {}", ns, name, e.getMessage());
-        return;
-      }
-      if (base == null) {
-        return;
       }
     }
     LOG.warn("writing autoscaler conditions of buffer {}/{} kept conflicting; the next loop retries", ns, name);
