@@ -98,4 +98,20 @@ class SteadyStateE2eTest {
     assertThat(controller.dryRunFellBack()).isTrue();
     assertThat(controller.metrics().scrape()).contains(ControllerMetrics.DRY_RUN_FALLBACK + " 1");
   }
+
+  @Test
+  void withNamespaceFlagsOnlyThoseNamespacesAreWatched() {
+    for (String ns : List.of("watched", "ignored")) {
+      api.admin().resource(Fixtures.podTemplate(ns, "worker", "1")).create();
+      api.admin().resource(Fixtures.templateBuffer(ns, "spare", "worker", 2, null)).create();
+    }
+    var base = Fixtures.options("controller", false, Duration.ofMinutes(5), true);
+    var options = new dev.headroom.controller.ControllerOptions(List.of("watched"), true, true, false, base.lease(), base.timing(),
+        0, base.resyncPeriod(), base.settings(), base.dryRunCacheTtl());
+    controller = Fixtures.start(api, "controller", options);
+    await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> allHaveStatus(List.of("watched/spare")));
+    await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().depth() == 0);
+    assertThat(api.admin().resources(CapacityBuffer.class).inNamespace("ignored").withName("spare").get().getStatus()).isNull();
+    assertThat(api.callsBy("controller")).allSatisfy(c -> assertThat(c.namespace()).isIn("watched", null));
+  }
 }
