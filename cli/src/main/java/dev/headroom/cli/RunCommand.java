@@ -4,6 +4,9 @@ import ch.qos.logback.classic.Level;
 import dev.headroom.controller.BufferController;
 import dev.headroom.controller.ControllerOptions;
 import dev.headroom.controller.Flags;
+import dev.headroom.controller.autoscaling.AutoscalerRuntime;
+import dev.headroom.controller.autoscaling.AutoscalerSettings;
+import dev.headroom.controller.provider.NodeGroupConfig;
 import dev.headroom.controller.logging.LogFormat;
 import dev.headroom.controller.logging.Logging;
 import dev.headroom.controller.runtime.Leadership;
@@ -31,7 +34,8 @@ import picocli.CommandLine.Option;
 
 /** {@code headroom run}: the buffer controller in a cluster (informers, leader election, metrics). */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run the CapacityBuffer controller against a cluster (in-cluster config unless --kubeconfig is given).")
+    description = "Run the CapacityBuffer controller against a cluster (in-cluster config unless --kubeconfig is given); "
+        + "with --cloud-provider also the autoscaler, under the same leader election.")
 public final class RunCommand implements Callable<Integer> {
   static final String SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
   static final String DEFAULT_LEASE_NAMESPACE = "headroom-system";
@@ -86,13 +90,19 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = Flags.RESYNC_PERIOD, paramLabel = "DURATION", defaultValue = "5m", description = "resync period of the buffer informer, e.g. 5m, 30s (default: ${DEFAULT-VALUE})")
   String resyncPeriod;
 
+  @CommandLine.Mixin AutoscalerFlags autoscalerFlags = new AutoscalerFlags();
+
   @Override
   public Integer call() throws Exception {
     ControllerOptions options;
     LogFormat format;
+    AutoscalerSettings autoscaling = null;
     try {
       format = LogFormat.parse(logFormat);
       options = options();
+      if (autoscalerFlags.enabled()) {
+        autoscaling = autoscalerFlags.settings(injectionEnabled, options.lease().namespace());
+      }
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("headroom run: " + e.getMessage());
       return 1;
@@ -110,10 +120,41 @@ public final class RunCommand implements Callable<Integer> {
     }
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
         BufferController controller = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM)) {
-      Thread hook = new Thread(controller::close, "headroom-shutdown");
+      AutoscalerRuntime autoscaler = null;
+      if (autoscaling != null) {
+        try {
+          autoscaler = AutoscalerRuntime.create(client, autoscaling, controller.metrics().registry(), Clock.systemUTC(), options.lease().identity());
+        } catch (IllegalArgumentException | NodeGroupConfig.InvalidNodeGroupsException e) {
+          spec.commandLine().getErr().println(e.getMessage());
+          return 1;
+        }
+        AutoscalerRuntime a = autoscaler;
+        controller.addLeadershipListener(new Leadership.Callbacks() {
+          @Override
+          public void onStartLeading() {
+            a.onStartLeading();
+          }
+
+          @Override
+          public void onStopLeading(boolean released) {
+            a.onStopLeading();
+          }
+        });
+        autoscaler.start();
+      }
+      AutoscalerRuntime autoscalerToClose = autoscaler;
+      Thread hook = new Thread(() -> {
+        if (autoscalerToClose != null) {
+          autoscalerToClose.close();
+        }
+        controller.close();
+      }, "headroom-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       controller.start();
       int code = controller.awaitTermination();
+      if (autoscaler != null) {
+        autoscaler.close();
+      }
       if (code != 0) {
         try {
           Runtime.getRuntime().removeShutdownHook(hook);

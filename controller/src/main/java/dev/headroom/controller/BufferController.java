@@ -57,6 +57,7 @@ public final class BufferController implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private HttpEndpoints http;
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
+  private final List<Leadership.Callbacks> leadershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public BufferController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker) {
     this.client = client;
@@ -104,11 +105,13 @@ public final class BufferController implements AutoCloseable {
       public void onStartLeading() {
         metrics.leader(true);
         startWorkerWhenSynced();
+        leadershipListeners.forEach(Leadership.Callbacks::onStartLeading);
       }
 
       @Override
       public void onStopLeading(boolean released) {
         metrics.leader(false);
+        leadershipListeners.forEach(l -> l.onStopLeading(released));
         loop.stop(Duration.ofSeconds(30));
         if (!released && !closed.get()) {
           LOG.error("lost leadership of {}/{}: stopping so that a fresh process campaigns again", options.lease().namespace(), options.lease().name());
@@ -133,6 +136,14 @@ public final class BufferController implements AutoCloseable {
         action.accept(v);
       }
     }
+  }
+
+  /**
+   * Runs {@code listener} on the same leadership transitions as the buffer controller (the autoscaler loop uses it);
+   * add before {@link #start()}.
+   */
+  public void addLeadershipListener(Leadership.Callbacks listener) {
+    leadershipListeners.add(listener);
   }
 
   /** Starts the HTTP endpoints, the caches and the election. */
