@@ -25,6 +25,7 @@ public final class LoadModel {
     this.load = load;
     this.noise = noise;
     this.history = history;
+    this.lastRate = load.profile().rateAt(0);
   }
 
   /**
