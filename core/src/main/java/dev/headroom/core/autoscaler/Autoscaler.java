@@ -78,7 +78,7 @@ public final class Autoscaler {
     final Set<String> readyNodes = new HashSet<>();
     final Set<String> placeholders = new HashSet<>();
     final Set<String> destinations = new HashSet<>();
-    final Map<Pod, Placement> placement = new IdentityHashMap<>();
+    Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
 
@@ -122,6 +122,7 @@ public final class Autoscaler {
         pending.add(p);
       }
     }
+    loop.placement = new IdentityHashMap<>(pending.size() + 64);
     for (Node n : nodes) {
       if (Nodes.isReady(n)) {
         loop.readyNodes.add(n.getMetadata().getName());
@@ -377,7 +378,7 @@ public final class Autoscaler {
     List<Pod> all = new ArrayList<>(real);
     all.addAll(virtual);
     List<ScaleUpDecision> decisions = new ArrayList<>();
-    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>();
+    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>(all.size());
     Set<String> used = new HashSet<>();
     Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
         new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
@@ -490,7 +491,7 @@ public final class Autoscaler {
       decisions.add(d);
       loop.groups.put(g.id(), g.withTargetSize(newSize));
       nodeCount += delta;
-      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>(o.pods().size()));
       helped.addAll(o.pods());
       for (Pod p : o.pods()) {
         triggered.put(p, d);
