@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "headroom 0.1.0-SNAPSHOT",
     description = "Spare capacity ahead of demand for Kubernetes clusters.",
-    subcommands = {CommandLine.HelpCommand.class, ExplainCommand.class, DemoCommand.class, BenchCommand.class, PlanCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, ExplainCommand.class, DemoCommand.class, BenchCommand.class, RunCommand.class,
+        PlanCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -152,8 +152,8 @@ class PlanCommandTest {
 
   @Test
   void expanderFlagChangesTheChoice() {
-    // least-nodes: general and gpu need 1 node, highmem 2; general comes first among the tied options? No: the chain
-    // ends with a seeded random pick among ties, so only assert that highmem (2 nodes) is not chosen.
+    // least-nodes: general and gpu need 1 node each, highmem 2. The tie between general and gpu is broken by the
+    // loop's seeded random source, so only assert that a one-node option wins.
     Map<String, Object> p = json(run("plan", "-f", EXAMPLES.resolve("cluster.yaml").toString(), "--now", "2026-03-02T08:00:00Z",
         "-o", "json", "--expander", "least-nodes"));
     assertThat(list(p, "scaleUp")).singleElement().satisfies(d -> {

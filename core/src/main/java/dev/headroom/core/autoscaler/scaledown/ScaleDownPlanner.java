@@ -150,9 +150,19 @@ public final class ScaleDownPlanner {
         .thenComparing(c -> c.node().getMetadata().getName()));
     List<Removable> removable = new ArrayList<>();
     Set<String> removed = new HashSet<>();
+    // UIDs of pods an earlier removable candidate's simulation placed elsewhere: they must move again if their new node goes.
+    Set<String> moved = new HashSet<>();
     int nonEmptyChecked = 0;
     for (Candidate c : candidates) {
       String name = c.node().getMetadata().getName();
+      List<Pod> toMove = new ArrayList<>(c.podsToMove());
+      if (!moved.isEmpty()) {
+        for (Pod p : sim.podsOn(name)) {
+          if (moved.contains(p.getMetadata().getUid())) {
+            toMove.add(p);
+          }
+        }
+      }
       if (!c.podsToMove().isEmpty()) {
         if (nonEmptyChecked >= Math.max(options.scaleDownNonEmptyCandidatesCount(), 1)) {
           unremovable.add(new UnremovableNode(name, UnremovableReason.NodeGroupMaxDeletionCountReached.name(), "candidate limit"));
@@ -163,10 +173,10 @@ public final class ScaleDownPlanner {
       sim.fork();
       boolean ok = true;
       String failedPod = null;
-      for (Pod p : c.podsToMove()) {
+      for (Pod p : toMove) {
         sim.removePod(p);
       }
-      for (Pod p : c.podsToMove()) {
+      for (Pod p : toMove) {
         if (sim.schedule(p, d -> destinations.contains(d) && !d.equals(name) && !removed.contains(d)).isEmpty()) {
           ok = false;
           failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
@@ -177,14 +187,15 @@ public final class ScaleDownPlanner {
         sim.commit();
         removed.add(name);
         destinations.remove(name);
-        for (Pod p : c.podsToMove()) {
+        for (Pod p : toMove) {
+          moved.add(p.getMetadata().getUid());
           for (DrainRules.PdbBudget b : budgets) {
             if (b.matches(p)) {
               b.consume();
             }
           }
         }
-        removable.add(new Removable(c.node(), c.group(), c.utilization(), c.ready(), c.podsToMove(), c.cost()));
+        removable.add(new Removable(c.node(), c.group(), c.utilization(), c.ready(), List.copyOf(toMove), c.cost()));
       } else {
         sim.revert();
         state.unremovableUntil().put(name, now.plus(options.unremovableNodeRecheckTimeout()));

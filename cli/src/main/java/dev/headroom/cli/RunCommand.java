@@ -1,0 +1,208 @@
+package dev.headroom.cli;
+
+import ch.qos.logback.classic.Level;
+import dev.headroom.controller.BufferController;
+import dev.headroom.controller.ControllerOptions;
+import dev.headroom.controller.Flags;
+import dev.headroom.controller.autoscaling.AutoscalerRuntime;
+import dev.headroom.controller.autoscaling.AutoscalerSettings;
+import dev.headroom.controller.provider.NodeGroupConfig;
+import dev.headroom.controller.logging.LogFormat;
+import dev.headroom.controller.logging.Logging;
+import dev.headroom.controller.runtime.Leadership;
+import dev.headroom.controller.runtime.Ticker;
+import dev.headroom.core.buffer.BufferSettings;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code headroom run}: the buffer controller in a cluster (informers, leader election, metrics). */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run the CapacityBuffer controller against a cluster (in-cluster config unless --kubeconfig is given); "
+        + "with --cloud-provider also the autoscaler, under the same leader election.")
+public final class RunCommand implements Callable<Integer> {
+  static final String SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+  static final String DEFAULT_LEASE_NAMESPACE = "headroom-system";
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = Flags.KUBECONFIG, paramLabel = "PATH", description = "kubeconfig file; without it the in-cluster (or default) configuration is used")
+  Path kubeconfig;
+
+  @Option(names = Flags.NAMESPACE, paramLabel = "NS", description = "namespace to watch (repeatable); all namespaces when absent")
+  List<String> namespaces = new ArrayList<>();
+
+  @Option(names = Flags.CONTROLLER_ENABLED, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "run the buffer controller (default: ${DEFAULT-VALUE})")
+  boolean controllerEnabled;
+
+  @Option(names = Flags.INJECTION_ENABLED, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "inject virtual pods in the autoscaler (consumed by the autoscaler; default: ${DEFAULT-VALUE})")
+  boolean injectionEnabled;
+
+  @Option(names = Flags.DRY_RUN_ENABLED, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "resolve pod templates with a server dry-run create (falls back to defaulting if refused; default: ${DEFAULT-VALUE})")
+  boolean dryRunEnabled;
+
+  @Option(names = Flags.QUOTA_COUNT_PODS, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "honour pods and count/pods ResourceQuotas (default: ${DEFAULT-VALUE})")
+  boolean countPods;
+
+  @Option(names = Flags.LEADER_ELECT, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "elect a leader through a Lease; only the leader writes (default: ${DEFAULT-VALUE})")
+  boolean leaderElect;
+
+  @Option(names = Flags.LEASE_NAMESPACE, paramLabel = "NS", description = "namespace of the Lease (default: the pod's namespace, else " + DEFAULT_LEASE_NAMESPACE + ")")
+  String leaseNamespace;
+
+  @Option(names = Flags.LEASE_NAME, paramLabel = "NAME", defaultValue = ControllerOptions.DEFAULT_LEASE_NAME, description = "name of the Lease (default: ${DEFAULT-VALUE})")
+  String leaseName;
+
+  @Option(names = Flags.IDENTITY, paramLabel = "ID", description = "this replica's identity in the Lease (default: $HOSTNAME plus a random suffix)")
+  String identity;
+
+  @Option(names = Flags.HTTP_PORT, paramLabel = "PORT", defaultValue = "8080", description = "port of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE})")
+  int httpPort;
+
+  @Option(names = Flags.LOG_FORMAT, paramLabel = "json|text", defaultValue = "json", description = "log lines as JSON (with a level field) or text for terminals (default: ${DEFAULT-VALUE})")
+  String logFormat;
+
+  @Option(names = Flags.LOG_LEVEL, paramLabel = "LEVEL", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR (default: ${DEFAULT-VALUE})")
+  String logLevel;
+
+  @Option(names = Flags.RESYNC_PERIOD, paramLabel = "DURATION", defaultValue = "5m", description = "resync period of the buffer informer, e.g. 5m, 30s (default: ${DEFAULT-VALUE})")
+  String resyncPeriod;
+
+  @CommandLine.Mixin AutoscalerFlags autoscalerFlags = new AutoscalerFlags();
+
+  @Override
+  public Integer call() throws Exception {
+    ControllerOptions options;
+    LogFormat format;
+    AutoscalerSettings autoscaling = null;
+    try {
+      format = LogFormat.parse(logFormat);
+      options = options();
+      if (autoscalerFlags.enabled()) {
+        autoscaling = autoscalerFlags.settings(injectionEnabled, options.lease().namespace());
+      }
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("headroom run: " + e.getMessage());
+      return 1;
+    }
+    Logging.configure(format, Level.toLevel(logLevel.toUpperCase(Locale.ROOT), Level.INFO));
+    Config config;
+    try {
+      config = kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(Files.readString(kubeconfig, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      spec.commandLine().getErr().println(kubeconfig + ": cannot read the kubeconfig: " + e.getMessage());
+      return 1;
+    } catch (RuntimeException e) {
+      spec.commandLine().getErr().println((kubeconfig == null ? "kubeconfig" : kubeconfig.toString()) + ": invalid configuration: " + e.getMessage());
+      return 1;
+    }
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        BufferController controller = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM)) {
+      AutoscalerRuntime autoscaler = null;
+      if (autoscaling != null) {
+        try {
+          autoscaler = AutoscalerRuntime.create(client, autoscaling, controller.metrics().registry(), Clock.systemUTC(), options.lease().identity());
+        } catch (IllegalArgumentException | NodeGroupConfig.InvalidNodeGroupsException e) {
+          spec.commandLine().getErr().println(e.getMessage());
+          return 1;
+        }
+        AutoscalerRuntime a = autoscaler;
+        controller.addLeadershipListener(new Leadership.Callbacks() {
+          @Override
+          public void onStartLeading() {
+            a.onStartLeading();
+          }
+
+          @Override
+          public void onStopLeading(boolean released) {
+            a.onStopLeading();
+          }
+        });
+        autoscaler.start();
+      }
+      AutoscalerRuntime autoscalerToClose = autoscaler;
+      Thread hook = new Thread(() -> {
+        if (autoscalerToClose != null) {
+          autoscalerToClose.close();
+        }
+        controller.close();
+      }, "headroom-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      controller.start();
+      int code = controller.awaitTermination();
+      if (autoscaler != null) {
+        autoscaler.close();
+      }
+      if (code != 0) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+          // already shutting down
+        }
+      }
+      return code;
+    }
+  }
+
+  /** The controller options the flags describe; an {@link IllegalArgumentException} names the bad flag. */
+  ControllerOptions options() {
+    if (httpPort < 0 || httpPort > 65535) {
+      throw new IllegalArgumentException(Flags.HTTP_PORT + ": not a port: " + httpPort);
+    }
+    String ns = leaseNamespace != null ? leaseNamespace : podNamespace();
+    String id = identity != null ? identity
+        : (System.getenv().getOrDefault("HOSTNAME", "headroom") + "_" + UUID.randomUUID().toString().substring(0, 8));
+    return new ControllerOptions(namespaces, controllerEnabled, dryRunEnabled, leaderElect,
+        new Leadership.LeaseId(ns, leaseName, id), Leadership.Timing.DEFAULT, httpPort,
+        parseDuration(Flags.RESYNC_PERIOD, resyncPeriod), new BufferSettings(countPods), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
+  }
+
+  private static String podNamespace() {
+    try {
+      Path p = Path.of(SERVICE_ACCOUNT_NAMESPACE);
+      if (Files.isReadable(p)) {
+        return Files.readString(p, StandardCharsets.UTF_8).trim();
+      }
+    } catch (IOException ignored) {
+      // fall through to the default
+    }
+    return DEFAULT_LEASE_NAMESPACE;
+  }
+
+  /** {@code 500ms}, {@code 30s}, {@code 5m} or {@code 1h}. */
+  static Duration parseDuration(String flag, String text) {
+    Matcher m = DURATION.matcher(text.trim());
+    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new IllegalArgumentException(flag + ": expected a positive duration such as 30s or 5m, got \"" + text + "\"");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      default -> Duration.ofHours(n);
+    };
+  }
+}

@@ -1,0 +1,247 @@
+package dev.headroom.controller;
+
+import dev.headroom.controller.cache.ApiCallObserver;
+import dev.headroom.controller.cache.ClusterCaches;
+import dev.headroom.controller.http.HttpEndpoints;
+import dev.headroom.controller.kube.ApiTemplateStore;
+import dev.headroom.controller.kube.BufferEvents;
+import dev.headroom.controller.kube.CacheClusterView;
+import dev.headroom.controller.kube.DryRunPodResolver;
+import dev.headroom.controller.kube.StatusWriter;
+import dev.headroom.controller.metrics.ControllerMetrics;
+import dev.headroom.controller.metrics.ReconciliationTracker;
+import dev.headroom.controller.runtime.ControllerLoop;
+import dev.headroom.controller.runtime.Leadership;
+import dev.headroom.controller.runtime.RateLimiter;
+import dev.headroom.controller.runtime.ReconcileResult;
+import dev.headroom.controller.runtime.Ticker;
+import dev.headroom.controller.runtime.WorkQueue;
+import dev.headroom.core.buffer.BufferReconciler;
+import dev.headroom.core.buffer.DefaultingPodResolver;
+import dev.headroom.core.buffer.PodResolver;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The buffer controller process: caches, work queue, one worker, leader election, HTTP endpoints. Caches start at
+ * once on every replica (warm before leadership); the worker runs only while this replica leads and the caches have
+ * synced. {@link #close()} stops taking work, finishes the in-flight reconcile, releases the lease, and stops the
+ * caches.
+ */
+public final class BufferController implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BufferController.class);
+
+  private final KubernetesClient client;
+  private final ControllerOptions options;
+  private final ReconciliationTracker tracker = new ReconciliationTracker();
+  private final WorkQueue<String> queue;
+  private final ControllerMetrics metrics;
+  private final ClusterCaches caches;
+  private final ControllerLoop<String> loop;
+  private final Leadership leadership;
+  private final DryRunPodResolver dryRun;
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final AtomicInteger exitCode = new AtomicInteger();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private HttpEndpoints http;
+  private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
+  private final List<Leadership.Callbacks> leadershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  public BufferController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker) {
+    this.client = client;
+    this.options = options;
+    AtomicReferenceHolder<ControllerMetrics> metricsRef = new AtomicReferenceHolder<>();
+    this.queue = new WorkQueue<>(ticker, RateLimiter.defaultControllerRateLimiter(ticker), new WorkQueue.Listener() {
+      @Override
+      public void added() {
+        metricsRef.ifPresent(ControllerMetrics::queueAdded);
+      }
+
+      @Override
+      public void retried() {
+        metricsRef.ifPresent(ControllerMetrics::queueRetried);
+      }
+    });
+    ApiCallObserver observer = (verb, code) -> metricsRef.ifPresent(m -> m.apiError(verb, code));
+    this.caches = new ClusterCaches(client, options.namespaces(), options.resyncPeriod(), queue::add, observer);
+    this.metrics = new ControllerMetrics(clock, () -> caches.buffers().all(), tracker, queue::depth, queue::waitingCount);
+    metricsRef.set(metrics);
+    PodResolver resolver;
+    if (options.dryRunEnabled()) {
+      dryRun = new DryRunPodResolver(client, metrics, options.dryRunCacheTtl(), 10_000, ticker::nanoTime);
+      resolver = dryRun;
+    } else {
+      dryRun = null;
+      resolver = new DefaultingPodResolver();
+    }
+    NamespaceReconciler reconciler = new NamespaceReconciler(
+        new BufferReconciler(options.settings()),
+        new CacheClusterView(caches, observer),
+        new ApiTemplateStore(client, caches, metrics),
+        resolver, caches,
+        new StatusWriter(client, metrics),
+        new BufferEvents(client, metrics, options.lease().identity()),
+        tracker, clock);
+    this.loop = new ControllerLoop<>("headroom-buffer-controller", queue, reconciler, new ControllerLoop.Listener<>() {
+      @Override
+      public void reconciled(String key, ReconcileResult result, long nanos) {
+        metrics.reconciled(result instanceof ReconcileResult.Done, Duration.ofNanos(nanos));
+      }
+    });
+    this.leadership = new Leadership(client, options.leaderElect(), options.lease(), options.timing(), new Leadership.Callbacks() {
+      @Override
+      public void onStartLeading() {
+        metrics.leader(true);
+        startWorkerWhenSynced();
+        leadershipListeners.forEach(Leadership.Callbacks::onStartLeading);
+      }
+
+      @Override
+      public void onStopLeading(boolean released) {
+        metrics.leader(false);
+        leadershipListeners.forEach(l -> l.onStopLeading(released));
+        loop.stop(Duration.ofSeconds(30));
+        if (!released && !closed.get()) {
+          LOG.error("lost leadership of {}/{}: stopping so that a fresh process campaigns again", options.lease().namespace(), options.lease().name());
+          exitCode.set(1);
+          terminated.countDown();
+        }
+      }
+    });
+  }
+
+  /** Tiny holder so callbacks created before the metrics exist can reach them. */
+  private static final class AtomicReferenceHolder<T> {
+    private volatile T value;
+
+    void set(T v) {
+      value = v;
+    }
+
+    void ifPresent(java.util.function.Consumer<T> action) {
+      T v = value;
+      if (v != null) {
+        action.accept(v);
+      }
+    }
+  }
+
+  /**
+   * Runs {@code listener} on the same leadership transitions as the buffer controller (the autoscaler loop uses it);
+   * add before {@link #start()}.
+   */
+  public void addLeadershipListener(Leadership.Callbacks listener) {
+    leadershipListeners.add(listener);
+  }
+
+  /** Starts the HTTP endpoints, the caches and the election. */
+  public void start() throws IOException {
+    http = HttpEndpoints.start(options.httpPort(), () -> !closed.get(), this::isReady, metrics::scrape);
+    LOG.info("serving /healthz, /readyz and /metrics on port {}", http.port());
+    if (!options.controllerEnabled()) {
+      LOG.info("the buffer controller is disabled (--capacity-buffer-controller-enabled=false)");
+      return;
+    }
+    LOG.info("starting informers ({}), leader election {}", options.namespaces().isEmpty() ? "all namespaces" : "namespaces " + options.namespaces(),
+        options.leaderElect() ? "on" : "off");
+    synced = caches.start();
+    synced.whenComplete((v, t) -> {
+      if (t != null) {
+        LOG.error("informers failed to start: {}", t.toString());
+      } else {
+        LOG.info("caches synced");
+      }
+    });
+    leadership.start();
+  }
+
+  private void startWorkerWhenSynced() {
+    synced.thenRunAsync(() -> {
+      if (closed.get() || !leadership.isLeader()) {
+        return;
+      }
+      Set<String> namespaces = new HashSet<>();
+      caches.buffers().all().forEach(b -> namespaces.add(b.getMetadata().getNamespace()));
+      namespaces.forEach(queue::add);
+      LOG.info("leading: reconciling {} namespace(s) with buffers", namespaces.size());
+      loop.start();
+    });
+  }
+
+  /** Ready once every informer has listed (spec: readiness reports the cache sync). */
+  public boolean isReady() {
+    return !options.controllerEnabled() || caches.hasSynced();
+  }
+
+  public boolean isLeader() {
+    return leadership.isLeader() && loop.isRunning();
+  }
+
+  /** Blocks until {@link #close()} or a lost leadership; returns the process exit code. */
+  public int awaitTermination() throws InterruptedException {
+    terminated.await();
+    return exitCode.get();
+  }
+
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    return terminated.await(timeout, unit);
+  }
+
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
+  public WorkQueue<String> queue() {
+    return queue;
+  }
+
+  public ClusterCaches caches() {
+    return caches;
+  }
+
+  public ReconciliationTracker tracker() {
+    return tracker;
+  }
+
+  /** True once dry-run pod creation was refused and the defaulting resolver took over. */
+  public boolean dryRunFellBack() {
+    return dryRun != null && dryRun.fellBack();
+  }
+
+  /** The bound HTTP port (after {@link #start()}). */
+  public int httpPort() {
+    return http.port();
+  }
+
+  public List<String> namespaces() {
+    return options.namespaces();
+  }
+
+  /** Graceful stop: no new work, the in-flight reconcile finishes, the lease is released, caches stop. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.info("shutting down: finishing the in-flight reconcile and releasing the lease");
+    loop.stop(Duration.ofSeconds(30));
+    leadership.stop();
+    caches.close();
+    if (http != null) {
+      http.close();
+    }
+    terminated.countDown();
+  }
+}

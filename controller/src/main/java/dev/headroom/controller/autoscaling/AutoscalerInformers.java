@@ -1,0 +1,73 @@
+package dev.headroom.controller.autoscaling;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+/**
+ * The cluster-wide informers the autoscaler reads from: Nodes, Pods, PodDisruptionBudgets, DaemonSets, CapacityBuffers
+ * and PodTemplates. They run on every replica so caches are warm when leadership is won.
+ */
+public final class AutoscalerInformers implements AutoCloseable {
+  private final SharedIndexInformer<Node> nodes;
+  private final SharedIndexInformer<Pod> pods;
+  private final SharedIndexInformer<PodDisruptionBudget> pdbs;
+  private final SharedIndexInformer<DaemonSet> daemonSets;
+  private final SharedIndexInformer<CapacityBuffer> buffers;
+  private final SharedIndexInformer<PodTemplate> templates;
+
+  public AutoscalerInformers(KubernetesClient client) {
+    this.nodes = client.nodes().runnableInformer(0);
+    this.pods = client.pods().inAnyNamespace().runnableInformer(0);
+    this.pdbs = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
+    this.daemonSets = client.apps().daemonSets().inAnyNamespace().runnableInformer(0);
+    this.buffers = client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0);
+    this.templates = client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0);
+  }
+
+  private Stream<SharedIndexInformer<? extends HasMetadata>> all() {
+    return Stream.of(nodes, pods, pdbs, daemonSets, buffers, templates);
+  }
+
+  /** Starts every informer; the future completes when each has listed once. */
+  public CompletableFuture<Void> start() {
+    return CompletableFuture.allOf(all().map(SharedIndexInformer::start).toArray(CompletableFuture[]::new));
+  }
+
+  /** True once every informer has listed. */
+  public boolean hasSynced() {
+    return all().allMatch(SharedIndexInformer::hasSynced);
+  }
+
+  /** Listers over the caches. */
+  public ClusterListers listers() {
+    return new ClusterListers(
+        nodes.getStore()::list,
+        pods.getStore()::list,
+        pdbs.getStore()::list,
+        daemonSets.getStore()::list,
+        buffers.getStore()::list,
+        (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))));
+  }
+
+  /** The node lister alone (providers map nodes to groups with it). */
+  public java.util.function.Supplier<List<Node>> nodeLister() {
+    return nodes.getStore()::list;
+  }
+
+  @Override
+  public void close() {
+    all().forEach(SharedIndexInformer::close);
+  }
+}

@@ -1,0 +1,159 @@
+package dev.headroom.controller.autoscaling;
+
+import dev.headroom.controller.runtime.Ticker;
+import dev.headroom.core.autoscaler.Autoscaler;
+import dev.headroom.core.autoscaler.ClusterView;
+import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.NodeGroupProvider;
+import io.fabric8.kubernetes.api.model.Node;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs core's {@code runOnce(now)} at a fixed rate ({@code --scan-interval}) while this replica leads. Each leadership
+ * term starts from a fresh {@link Iteration} (new autoscaler state, provider re-read from the cluster), as the upstream
+ * autoscaler does after a restart. Tests call {@link #runOnce(Instant)} directly with their own clock.
+ */
+public final class AutoscalerLoop implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AutoscalerLoop.class);
+
+  /** What one leadership term iterates over: core's autoscaler and the ports it was built with. */
+  public record Iteration(Autoscaler autoscaler, ClusterView view, NodeGroupProvider provider) {}
+
+  private final Supplier<Iteration> factory;
+  private final PhaseTimer timer;
+  private final AutoscalerMetrics metrics;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final Duration interval;
+  private final Duration maxNodeStartupTime;
+  private final BooleanSupplier ready;
+  private Iteration current;
+  private ScheduledExecutorService executor;
+  private volatile IterationResult last;
+
+  /**
+   * @param factory builds the ports and core's autoscaler for one leadership term (its ports should be wrapped by
+   *     {@code timer}); it runs the provider's first refresh, so bootstrapped nodes exist before the first iteration
+   * @param metrics may be null (benchmarks)
+   * @param ready false while the informer caches have not synced (iterations are skipped)
+   */
+  public AutoscalerLoop(Supplier<Iteration> factory, PhaseTimer timer, AutoscalerMetrics metrics, Clock clock, Ticker ticker,
+      Duration interval, Duration maxNodeStartupTime, BooleanSupplier ready) {
+    this.factory = factory;
+    this.timer = timer;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.ticker = ticker;
+    this.interval = interval;
+    this.maxNodeStartupTime = maxNodeStartupTime;
+    this.ready = ready;
+  }
+
+  /** Runs one iteration at {@code now} and records its metrics. */
+  public synchronized IterationResult runOnce(Instant now) {
+    if (current == null) {
+      current = factory.get();
+    }
+    timer.reset();
+    long start = ticker.nanoTime();
+    IterationResult r = current.autoscaler().runOnce(now);
+    long main = ticker.nanoTime() - start;
+    last = r;
+    if (metrics != null) {
+      List<Node> nodes = current.view().nodes();
+      Map<String, String> groupOfNode = new HashMap<>();
+      for (Node n : nodes) {
+        current.provider().nodeGroupOf(n).ifPresent(g -> groupOfNode.put(n.getMetadata().getName(), g));
+      }
+      metrics.record(r, main, timer.totals(), current.provider().nodeGroups(), nodes, current.view().pods(), groupOfNode, maxNodeStartupTime);
+    }
+    if (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty()) {
+      LOG.info("iteration: {} scale-up {} scale-down {} ({} ms)", r.scaleUpResult(), r.scaleUp(), r.scaleDown(), main / 1_000_000);
+    } else {
+      LOG.debug("iteration: {} ({} ms)", r.scaleUpResult(), main / 1_000_000);
+    }
+    return r;
+  }
+
+  /** The last iteration's result (null before the first). */
+  public IterationResult last() {
+    return last;
+  }
+
+  /** Starts iterating every scan interval (call when leadership is won). */
+  public synchronized void start() {
+    if (executor != null) {
+      return;
+    }
+    current = null; // built by the first tick, so a failing provider start-up is retried
+    executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "headroom-autoscaler");
+      t.setDaemon(true);
+      return t;
+    });
+    executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    LOG.info("autoscaler loop started (scan interval {})", interval);
+  }
+
+  private void tick() {
+    if (!ready.getAsBoolean()) {
+      LOG.debug("caches not synced yet; skipping an autoscaler iteration");
+      return;
+    }
+    try {
+      runOnce(clock.instant());
+    } catch (RuntimeException e) {
+      LOG.warn("autoscaler iteration failed: {}", e.toString());
+      LOG.debug("autoscaler iteration failure", e);
+      if (metrics != null) {
+        metrics.error(e instanceof NodeGroupProvider.ProviderException ? "cloudProviderError" : "internalError");
+      }
+    }
+  }
+
+  /** Stops iterating and waits for a running iteration (call when leadership is lost). */
+  public void stop() {
+    ScheduledExecutorService e;
+    synchronized (this) {
+      e = executor;
+      executor = null;
+    }
+    if (e == null) {
+      return;
+    }
+    e.shutdown();
+    try {
+      if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
+        e.shutdownNow();
+      }
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      e.shutdownNow();
+    }
+    synchronized (this) {
+      current = null;
+    }
+    LOG.info("autoscaler loop stopped");
+  }
+
+  public synchronized boolean isRunning() {
+    return executor != null;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

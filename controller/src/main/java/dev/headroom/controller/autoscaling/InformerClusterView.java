@@ -1,0 +1,54 @@
+package dev.headroom.controller.autoscaling;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.autoscaler.ClusterView;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Core's {@link ClusterView} over {@link ClusterListers}. The lists are read once per loop and handed to core as they
+ * are: core treats its inputs as read-only (virtual pods, status conditions and snapshot nodes are built from clones),
+ * so no deep copies of the caches are made.
+ */
+public final class InformerClusterView implements ClusterView {
+  private final ClusterListers listers;
+
+  public InformerClusterView(ClusterListers listers) {
+    this.listers = listers;
+  }
+
+  @Override
+  public List<Node> nodes() {
+    return listers.nodes().get();
+  }
+
+  @Override
+  public List<Pod> pods() {
+    return listers.pods().get();
+  }
+
+  @Override
+  public List<PodDisruptionBudget> podDisruptionBudgets() {
+    return listers.podDisruptionBudgets().get();
+  }
+
+  @Override
+  public List<DaemonSet> daemonSets() {
+    return listers.daemonSets().get();
+  }
+
+  @Override
+  public List<CapacityBuffer> buffers() {
+    return listers.buffers().get();
+  }
+
+  @Override
+  public Optional<PodTemplate> podTemplate(String namespace, String name) {
+    return listers.podTemplate().apply(namespace, name);
+  }
+}

@@ -1,0 +1,321 @@
+package dev.headroom.controller.cache;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.core.buffer.ClusterApiException;
+import dev.headroom.core.buffer.ScaleView;
+import dev.headroom.core.buffer.SelectorExpression;
+import dev.headroom.core.buffer.WorkloadKind;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shared informers of the buffer controller and the enqueue rules of spec §6.2 and §6.4 on top of them:
+ * CapacityBuffer, PodTemplate, ResourceQuota, the five built-in workload kinds and Pod, plus dynamic informers for
+ * custom scalable kinds. Informers run on every replica so that caches are warm before leadership is won; only the
+ * leader consumes the enqueued namespaces.
+ */
+public final class ClusterCaches implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterCaches.class);
+
+  private final KubernetesClient client;
+  private final Consumer<String> enqueue;
+  private final KindCache<CapacityBuffer> buffers;
+  private final KindCache<PodTemplate> templates;
+  private final KindCache<ResourceQuota> quotas;
+  private final KindCache<Pod> pods;
+  private final Map<WorkloadKind, KindCache<HasMetadata>> workloads = new EnumMap<>(WorkloadKind.class);
+  private final CustomKindWatches customKinds;
+  private final ExecutorService watchSync;
+  private final AtomicBoolean watchSyncPending = new AtomicBoolean();
+
+  /**
+   * @param namespaces the namespaces to watch (empty: all)
+   * @param resync the buffer informer's resync period (5 minutes in production)
+   * @param enqueue receives the namespaces to reconcile
+   */
+  public ClusterCaches(KubernetesClient client, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer) {
+    this.client = client;
+    this.enqueue = enqueue;
+    this.buffers = new KindCache<>("CapacityBuffer", namespaces,
+        ns -> informer(client.resources(CapacityBuffer.class), ns, resync.toMillis()),
+        Map.of(Indexes.BUFFER_BY_TEMPLATE, Indexes::bufferTemplate, Indexes.BUFFER_BY_SCALABLE, Indexes::bufferScalable),
+        bufferHandler());
+    this.templates = new KindCache<>("PodTemplate", namespaces,
+        ns -> informer(client.resources(PodTemplate.class), ns, 0), Map.of(), templateHandler());
+    this.quotas = new KindCache<>("ResourceQuota", namespaces,
+        ns -> informer(client.resources(ResourceQuota.class), ns, 0), Map.of(), quotaHandler());
+    this.pods = new KindCache<>("Pod", namespaces,
+        ns -> informer(client.resources(Pod.class), ns, 0), Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
+    for (WorkloadKind kind : WorkloadKind.values()) {
+      @SuppressWarnings("unchecked")
+      Class<HasMetadata> type = (Class<HasMetadata>) kind.type();
+      workloads.put(kind, new KindCache<>(kind.kind(), namespaces,
+          ns -> informer(client.resources(type), ns, 0), Map.of(), workloadHandler(kind)));
+    }
+    this.customKinds = new CustomKindWatches(client, namespaces, observer, this::enqueueReferencing);
+    this.watchSync = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "headroom-custom-kind-watches");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  private static <T extends HasMetadata> SharedIndexInformer<T> informer(
+      io.fabric8.kubernetes.client.dsl.MixedOperation<T, ?, ?> op, String namespace, long resyncMillis) {
+    return namespace == null ? op.inAnyNamespace().runnableInformer(resyncMillis) : op.inNamespace(namespace).runnableInformer(resyncMillis);
+  }
+
+  /** Starts all informers; the future completes when each has listed once. */
+  public CompletableFuture<Void> start() {
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    all.add(buffers.start());
+    all.add(templates.start());
+    all.add(quotas.start());
+    all.add(pods.start());
+    workloads.values().forEach(c -> all.add(c.start()));
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /** True when every informer (including custom-kind watches) has listed once. */
+  public boolean hasSynced() {
+    return buffers.hasSynced() && templates.hasSynced() && quotas.hasSynced() && pods.hasSynced()
+        && workloads.values().stream().allMatch(KindCache::hasSynced) && customKinds.hasSynced();
+  }
+
+  // ---- handlers: spec §6.2 and §6.4 ----
+
+  private ResourceEventHandler<CapacityBuffer> bufferHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(CapacityBuffer b) {
+        enqueue.accept(b.getMetadata().getNamespace());
+        scheduleWatchSync();
+      }
+
+      @Override
+      public void onUpdate(CapacityBuffer oldB, CapacityBuffer newB) {
+        if (EnqueueRules.bufferUpdate(oldB, newB)) {
+          enqueue.accept(newB.getMetadata().getNamespace());
+        }
+        boolean resync = Objects.equals(oldB.getMetadata().getResourceVersion(), newB.getMetadata().getResourceVersion());
+        if (resync || !Objects.equals(oldB.getSpec() == null ? null : oldB.getSpec().getScalableRef(), newB.getSpec() == null ? null : newB.getSpec().getScalableRef())) {
+          scheduleWatchSync();
+        }
+      }
+
+      @Override
+      public void onDelete(CapacityBuffer b, boolean unknownFinalState) {
+        enqueue.accept(b.getMetadata().getNamespace());
+        scheduleWatchSync();
+      }
+    };
+  }
+
+  private ResourceEventHandler<PodTemplate> templateHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(PodTemplate t) {
+        if (referenced(t)) {
+          enqueue.accept(t.getMetadata().getNamespace());
+        }
+      }
+
+      @Override
+      public void onUpdate(PodTemplate oldT, PodTemplate newT) {
+        boolean userTemplateChanged = EnqueueRules.generationChanged(oldT, newT) && referenced(newT);
+        boolean managedTemplateTouched = EnqueueRules.ownedByBuffer(newT) && !Objects.equals(oldT.getMetadata().getResourceVersion(), newT.getMetadata().getResourceVersion());
+        if (userTemplateChanged || managedTemplateTouched) {
+          enqueue.accept(newT.getMetadata().getNamespace());
+        }
+      }
+
+      @Override
+      public void onDelete(PodTemplate t, boolean unknownFinalState) {
+        if (referenced(t) || EnqueueRules.ownedByBuffer(t)) {
+          enqueue.accept(t.getMetadata().getNamespace());
+        }
+      }
+
+      private boolean referenced(PodTemplate t) {
+        return !buffers.byIndex(Indexes.BUFFER_BY_TEMPLATE, Indexes.templateKey(t.getMetadata().getNamespace(), t.getMetadata().getName())).isEmpty();
+      }
+    };
+  }
+
+  private ResourceEventHandler<ResourceQuota> quotaHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ResourceQuota q) {
+        enqueue.accept(q.getMetadata().getNamespace());
+      }
+
+      @Override
+      public void onUpdate(ResourceQuota oldQ, ResourceQuota newQ) {
+        if (EnqueueRules.quotaUpdate(oldQ, newQ)) {
+          enqueue.accept(newQ.getMetadata().getNamespace());
+        }
+      }
+
+      @Override
+      public void onDelete(ResourceQuota q, boolean unknownFinalState) {
+        enqueue.accept(q.getMetadata().getNamespace());
+      }
+    };
+  }
+
+  private ResourceEventHandler<HasMetadata> workloadHandler(WorkloadKind kind) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(HasMetadata o) {
+        notify(o);
+      }
+
+      @Override
+      public void onUpdate(HasMetadata oldO, HasMetadata newO) {
+        if (EnqueueRules.generationChanged(oldO, newO) || !Objects.equals(kind.scaleOf(oldO), kind.scaleOf(newO))) {
+          notify(newO);
+        }
+      }
+
+      @Override
+      public void onDelete(HasMetadata o, boolean unknownFinalState) {
+        notify(o);
+      }
+
+      private void notify(HasMetadata o) {
+        String ns = o.getMetadata().getNamespace();
+        enqueueReferencing(ns, Indexes.scalableKey(ns, kind.group(), kind.kind(), o.getMetadata().getName()));
+      }
+    };
+  }
+
+  private void enqueueReferencing(String namespace, String scalableKey) {
+    if (!buffers.byIndex(Indexes.BUFFER_BY_SCALABLE, scalableKey).isEmpty()) {
+      enqueue.accept(namespace);
+    }
+  }
+
+  private void scheduleWatchSync() {
+    if (watchSync.isShutdown() || !watchSyncPending.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      watchSync.execute(() -> {
+        watchSyncPending.set(false);
+        try {
+          customKinds.sync(referencedCustomKinds());
+        } catch (RuntimeException e) {
+          LOG.warn("updating custom-kind watches failed: {}", e.toString());
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      watchSyncPending.set(false);
+    }
+  }
+
+  /** The custom (non built-in) kinds some buffer references. */
+  public Set<CustomKindWatches.KindKey> referencedCustomKinds() {
+    Set<CustomKindWatches.KindKey> out = new HashSet<>();
+    for (CapacityBuffer b : buffers.all()) {
+      ScalableRef ref = b.getSpec() == null ? null : b.getSpec().getScalableRef();
+      if (ref != null && ref.getKind() != null && WorkloadKind.resolve(ref.getApiGroup(), ref.getKind()).isEmpty()) {
+        out.add(new CustomKindWatches.KindKey(WorkloadKind.normaliseGroup(ref.getApiGroup()), ref.getKind()));
+      }
+    }
+    return out;
+  }
+
+  // ---- reads (objects are shared: callers copy before mutating) ----
+
+  public KindCache<CapacityBuffer> buffers() {
+    return buffers;
+  }
+
+  public List<CapacityBuffer> buffers(String namespace) {
+    return buffers.list(namespace);
+  }
+
+  public PodTemplate podTemplate(String namespace, String name) {
+    return templates.get(namespace, name);
+  }
+
+  public List<ResourceQuota> quotas(String namespace) {
+    return quotas.list(namespace);
+  }
+
+  public HasMetadata workload(String namespace, WorkloadKind kind, String name) {
+    return workloads.get(kind).get(namespace, name);
+  }
+
+  /** The pods of {@code namespace} matching {@code selector}, narrowed through the label index when possible. */
+  public List<Pod> pods(String namespace, SelectorExpression selector) {
+    List<Pod> candidates = null;
+    for (SelectorExpression.Requirement r : selector.requirements()) {
+      boolean single = (r.operator() == SelectorExpression.Operator.EQUALS)
+          || (r.operator() == SelectorExpression.Operator.IN && r.values().size() == 1);
+      if (single) {
+        List<Pod> c = pods.byIndex(Indexes.POD_BY_LABEL, Indexes.labelKey(namespace, r.key(), r.values().get(0)));
+        if (candidates == null || c.size() < candidates.size()) {
+          candidates = c;
+        }
+      }
+    }
+    if (candidates == null) {
+      candidates = pods.list(namespace);
+    }
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : candidates) {
+      if (namespace.equals(p.getMetadata().getNamespace())
+          && selector.matches(p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels())) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** The scale view of a custom kind's object (see {@link CustomKindWatches#scale}). */
+  public ScaleView customScale(String namespace, String group, String kind, String name) throws ClusterApiException {
+    return customKinds.scale(namespace, new CustomKindWatches.KindKey(WorkloadKind.normaliseGroup(group), kind), name);
+  }
+
+  public CustomKindWatches customKinds() {
+    return customKinds;
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    watchSync.shutdownNow();
+    customKinds.close();
+    buffers.close();
+    templates.close();
+    quotas.close();
+    pods.close();
+    workloads.values().forEach(KindCache::close);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.headroom.controller.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The controller's HTTP surface on the JDK's built-in server: {@code /healthz} (liveness), {@code /readyz}
+ * (ready once the caches have synced) and {@code /metrics} (Prometheus text format).
+ */
+public final class HttpEndpoints implements AutoCloseable {
+  /** Liveness path. */
+  public static final String HEALTHZ = "/healthz";
+  /** Readiness path. */
+  public static final String READYZ = "/readyz";
+  /** Prometheus scrape path. */
+  public static final String METRICS = "/metrics";
+  /** Content type of the Prometheus text exposition format. */
+  public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private HttpEndpoints(HttpServer server, ExecutorService executor) {
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /**
+   * Binds {@code port} (0 picks a free one) and starts serving.
+   *
+   * @param live whether the process is healthy
+   * @param ready whether the controller is ready (caches synced)
+   * @param metrics renders the current metrics in Prometheus text format
+   */
+  public static HttpEndpoints start(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
+    ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "headroom-http");
+      t.setDaemon(true);
+      return t;
+    });
+    server.setExecutor(executor);
+    server.createContext(HEALTHZ, ex -> probe(ex, live.getAsBoolean()));
+    server.createContext(READYZ, ex -> probe(ex, ready.getAsBoolean()));
+    server.createContext(METRICS, ex -> {
+      if (!ex.getRequestURI().getPath().equals(METRICS)) {
+        respond(ex, 404, "text/plain; charset=utf-8", "not found\n");
+        return;
+      }
+      respond(ex, 200, PROMETHEUS_CONTENT_TYPE, metrics.get());
+    });
+    server.createContext("/", ex -> respond(ex, 404, "text/plain; charset=utf-8", "not found\n"));
+    server.start();
+    return new HttpEndpoints(server, executor);
+  }
+
+  private static void probe(HttpExchange ex, boolean ok) throws IOException {
+    respond(ex, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ready\n");
+  }
+
+  private static void respond(HttpExchange ex, int code, String contentType, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", contentType);
+    boolean head = "HEAD".equalsIgnoreCase(ex.getRequestMethod());
+    ex.sendResponseHeaders(code, head ? -1 : bytes.length);
+    if (!head) {
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+    ex.close();
+  }
+
+  /** The bound port. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

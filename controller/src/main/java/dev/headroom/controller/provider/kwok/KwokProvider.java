@@ -1,0 +1,372 @@
+package dev.headroom.controller.provider.kwok;
+
+import dev.headroom.core.autoscaler.NodeGroupProvider;
+import dev.headroom.core.autoscaler.Nodes;
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.nodegroup.NodeGroupLabels;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The KWOK-style node provider (autoscaler spec §6.2): node groups come from {@code NodeGroup} documents, scale-up
+ * creates Node objects that look like the group's template and turn Ready after the group's
+ * {@code provisioningDelay} (measured on an injectable clock), scale-down deletes them. Once Ready a node gets the
+ * {@code kwok.x-k8s.io/node: fake} annotation so a KWOK controller takes over its heartbeats and pods. No cloud is
+ * involved, so Headroom runs against any test cluster.
+ */
+public final class KwokProvider implements NodeGroupProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(KwokProvider.class);
+
+  /** {@code --cloud-provider} value. */
+  public static final String NAME = "kwok";
+  /** Annotation on every node this provider created. */
+  public static final String MANAGED_ANNOTATION = "headroom.dev/managed";
+  /** When the node was requested (RFC 3339); Ready is due at this time plus the group's provisioning delay. */
+  public static final String REQUESTED_AT_ANNOTATION = Nodes.REQUESTED_AT;
+  /** KWOK's node-management annotation, added once the node is Ready. */
+  public static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
+  /** Value of {@link #KWOK_ANNOTATION}. */
+  public static final String KWOK_ANNOTATION_VALUE = "fake";
+  /** Reason of the {@code Ready=False} condition while a node is provisioning. */
+  public static final String PROVISIONING_REASON = "HeadroomProvisioning";
+  /** Reason of the {@code Ready=True} condition set when provisioning ends. */
+  public static final String READY_REASON = "HeadroomProvisioned";
+  /** Taint a provisioning node carries. */
+  public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+  /** Prefix of {@code spec.providerID}. */
+  public static final String PROVIDER_ID_PREFIX = "kwok:";
+
+  private static final String NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+  private final KubernetesClient client;
+  private final Supplier<List<NodeGroup>> groupSource;
+  private final Supplier<List<Node>> nodeLister;
+  private final Clock clock;
+  private final RandomGenerator random;
+  private final Map<String, NodeGroup> groups = new LinkedHashMap<>();
+  private final Map<String, Integer> targets = new HashMap<>();
+
+  /**
+   * @param groupSource the configured node groups (re-read on every {@link #refresh()})
+   * @param nodeLister the current Nodes (an informer cache in production)
+   * @param clock decides when provisioning nodes turn Ready
+   * @param random picks node-name suffixes
+   */
+  public KwokProvider(KubernetesClient client, Supplier<List<NodeGroup>> groupSource, Supplier<List<Node>> nodeLister,
+      Clock clock, RandomGenerator random) {
+    this.client = client;
+    this.groupSource = groupSource;
+    this.nodeLister = nodeLister;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  @Override
+  public synchronized void refresh() {
+    List<NodeGroup> configured = groupSource.get();
+    Map<String, NodeGroup> next = new LinkedHashMap<>();
+    for (NodeGroup g : configured) {
+      next.put(g.id(), g);
+    }
+    groups.clear();
+    groups.putAll(next);
+    targets.keySet().retainAll(next.keySet());
+    List<Node> nodes = nodeLister.get();
+    for (NodeGroup g : next.values()) {
+      if (!targets.containsKey(g.id())) {
+        int existing = nodesOf(nodes, g.id()).size();
+        targets.put(g.id(), existing);
+        if (existing < g.targetSize()) {
+          LOG.info("node group {}: bootstrapping {} Ready nodes (targetSize {})", g.id(), g.targetSize() - existing, g.targetSize());
+          for (int i = existing; i < g.targetSize(); i++) {
+            create(g, true);
+            targets.merge(g.id(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    promoteDueNodes(nodes);
+  }
+
+  /** Turns provisioning nodes Ready whose {@code requested-at + provisioningDelay} has passed. */
+  public synchronized int promoteDueNodes() {
+    return promoteDueNodes(nodeLister.get());
+  }
+
+  private int promoteDueNodes(List<Node> nodes) {
+    Instant now = clock.instant();
+    int promoted = 0;
+    for (Node n : nodes) {
+      String group = groupLabel(n);
+      NodeGroup g = group == null ? null : groups.get(group);
+      if (g == null || !managed(n) || !provisioning(n)) {
+        continue;
+      }
+      Optional<Instant> requested = Nodes.time(annotation(n, REQUESTED_AT_ANNOTATION));
+      if (requested.isPresent() && requested.get().plus(g.provisioningDelay()).isAfter(now)) {
+        continue;
+      }
+      try {
+        markReady(n.getMetadata().getName(), now);
+        promoted++;
+      } catch (KubernetesClientException e) {
+        LOG.warn("node {}: marking Ready failed: {}", n.getMetadata().getName(), e.getMessage());
+      }
+    }
+    return promoted;
+  }
+
+  @Override
+  public synchronized List<NodeGroup> nodeGroups() {
+    List<NodeGroup> out = new ArrayList<>();
+    for (NodeGroup g : groups.values()) {
+      out.add(g.withTargetSize(targets.getOrDefault(g.id(), 0)));
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized Optional<String> nodeGroupOf(Node node) {
+    String g = groupLabel(node);
+    return g != null && groups.containsKey(g) ? Optional.of(g) : Optional.empty();
+  }
+
+  @Override
+  public synchronized void increaseSize(String groupId, int delta) {
+    NodeGroup g = group(groupId);
+    if (delta <= 0) {
+      throw new ProviderException("size increase must be positive, got " + delta);
+    }
+    int target = targets.getOrDefault(groupId, 0);
+    if (target + delta > g.maxSize()) {
+      throw new ProviderException(String.format("size increase too large - desired:%d max:%d", target + delta, g.maxSize()));
+    }
+    for (int i = 0; i < delta; i++) {
+      try {
+        create(g, g.provisioningDelay().isZero());
+      } catch (KubernetesClientException e) {
+        throw new ProviderException("creating node for group " + groupId + " failed: " + e.getMessage());
+      }
+      targets.merge(groupId, 1, Integer::sum);
+    }
+  }
+
+  @Override
+  public synchronized void deleteNodes(String groupId, List<Node> nodes) {
+    NodeGroup g = group(groupId);
+    int target = targets.getOrDefault(groupId, 0);
+    if (target <= g.minSize()) {
+      throw new ProviderException("min size reached, nodes will not be deleted");
+    }
+    if (target - nodes.size() < g.minSize()) {
+      throw new ProviderException(String.format("deleting %d nodes would take group %s below its min size %d", nodes.size(), groupId, g.minSize()));
+    }
+    for (Node n : nodes) {
+      String name = n.getMetadata().getName();
+      if (!groupId.equals(groupLabel(n))) {
+        throw new ProviderException("node " + name + " does not belong to node group " + groupId);
+      }
+      if (!managed(n)) {
+        throw new ProviderException("node " + name + " is not managed by Headroom (annotation " + MANAGED_ANNOTATION + " missing)");
+      }
+    }
+    for (Node n : nodes) {
+      try {
+        client.nodes().withName(n.getMetadata().getName()).delete();
+      } catch (KubernetesClientException e) {
+        throw new ProviderException("deleting node " + n.getMetadata().getName() + " failed: " + e.getMessage());
+      }
+      targets.merge(groupId, -1, Integer::sum);
+    }
+  }
+
+  @Override
+  public synchronized void decreaseTargetSize(String groupId, int delta) {
+    group(groupId);
+    if (delta >= 0) {
+      throw new ProviderException("size decrease must be negative, got " + delta);
+    }
+    List<Node> provisioning = new ArrayList<>();
+    for (Node n : nodesOf(nodeLister.get(), groupId)) {
+      if (managed(n) && provisioning(n)) {
+        provisioning.add(n);
+      }
+    }
+    if (provisioning.size() < -delta) {
+      throw new ProviderException(String.format("attempt to delete existing nodes: group %s has only %d provisioning nodes, asked to remove %d",
+          groupId, provisioning.size(), -delta));
+    }
+    provisioning.sort(Comparator.comparing((Node n) -> annotation(n, REQUESTED_AT_ANNOTATION), Comparator.nullsFirst(Comparator.naturalOrder()))
+        .thenComparing(n -> n.getMetadata().getName()).reversed());
+    for (Node n : provisioning.subList(0, -delta)) {
+      try {
+        client.nodes().withName(n.getMetadata().getName()).delete();
+      } catch (KubernetesClientException e) {
+        throw new ProviderException("deleting node " + n.getMetadata().getName() + " failed: " + e.getMessage());
+      }
+      targets.merge(groupId, -1, Integer::sum);
+    }
+  }
+
+  private NodeGroup group(String id) {
+    NodeGroup g = groups.get(id);
+    if (g == null) {
+      throw new ProviderException("unknown node group " + id);
+    }
+    return g;
+  }
+
+  private Node create(NodeGroup g, boolean ready) {
+    Instant now = clock.instant();
+    String name = g.id() + "-" + suffix();
+    Node template = g.template();
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (template.getMetadata().getLabels() != null) {
+      labels.putAll(template.getMetadata().getLabels());
+    }
+    labels.put(NodeGroupLabels.NODE_GROUP, g.id());
+    labels.put(NodeGroupLabels.HOSTNAME, name);
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (template.getMetadata().getAnnotations() != null) {
+      annotations.putAll(template.getMetadata().getAnnotations());
+    }
+    annotations.put(MANAGED_ANNOTATION, "true");
+    annotations.put(REQUESTED_AT_ANNOTATION, format(now));
+    List<Taint> taints = new ArrayList<>();
+    if (template.getSpec() != null && template.getSpec().getTaints() != null) {
+      for (Taint t : template.getSpec().getTaints()) {
+        taints.add(new TaintBuilder(t).build());
+      }
+    }
+    if (ready) {
+      annotations.put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
+    } else {
+      taints.add(new TaintBuilder().withKey(NOT_READY_TAINT).withEffect("NoSchedule").build());
+    }
+    Node node = new NodeBuilder()
+        .withNewMetadata().withName(name).withLabels(labels).withAnnotations(annotations).endMetadata()
+        .withNewSpec().withProviderID(PROVIDER_ID_PREFIX + name).withTaints(taints).endSpec()
+        .withNewStatus()
+          .withCapacity(new LinkedHashMap<>(template.getStatus().getCapacity()))
+          .withAllocatable(new LinkedHashMap<>(template.getStatus().getAllocatable()))
+          .withConditions(readyCondition(ready, now))
+          .withNewNodeInfo().withKubeletVersion("fake").withArchitecture(labels.getOrDefault(NodeGroupLabels.ARCH, "amd64"))
+            .withOperatingSystem(labels.getOrDefault(NodeGroupLabels.OS, "linux")).endNodeInfo()
+        .endStatus()
+        .build();
+    Node created = client.nodes().resource(node).create();
+    if (created.getStatus() == null || created.getStatus().getConditions() == null || created.getStatus().getConditions().isEmpty()) {
+      // An API server that dropped the status on create: write it through the status subresource.
+      created.setStatus(node.getStatus());
+      created = client.nodes().resource(created).updateStatus();
+    }
+    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : "provisioning");
+    return created;
+  }
+
+  private void markReady(String name, Instant now) {
+    client.nodes().withName(name).editStatus(n -> {
+      List<NodeCondition> conditions = new ArrayList<>();
+      if (n.getStatus().getConditions() != null) {
+        for (NodeCondition c : n.getStatus().getConditions()) {
+          if (!"Ready".equals(c.getType())) {
+            conditions.add(c);
+          }
+        }
+      }
+      conditions.add(readyCondition(true, now));
+      n.getStatus().setConditions(conditions);
+      return n;
+    });
+    client.nodes().withName(name).edit(n -> {
+      if (n.getSpec().getTaints() != null) {
+        n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream().filter(t -> !NOT_READY_TAINT.equals(t.getKey())).toList()));
+      }
+      n.getMetadata().getAnnotations().put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
+      return n;
+    });
+    LOG.info("node {} is Ready", name);
+  }
+
+  private static NodeCondition readyCondition(boolean ready, Instant now) {
+    String ts = format(now);
+    return new NodeConditionBuilder()
+        .withType("Ready")
+        .withStatus(ready ? "True" : "False")
+        .withReason(ready ? READY_REASON : PROVISIONING_REASON)
+        .withMessage(ready ? "node provisioned by Headroom" : "node is being provisioned by Headroom")
+        .withLastTransitionTime(ts)
+        .withLastHeartbeatTime(ts)
+        .build();
+  }
+
+  private String suffix() {
+    StringBuilder sb = new StringBuilder(5);
+    for (int i = 0; i < 5; i++) {
+      sb.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
+    }
+    return sb.toString();
+  }
+
+  private static String format(Instant t) {
+    return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  private static List<Node> nodesOf(List<Node> nodes, String group) {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes) {
+      if (group.equals(groupLabel(n))) {
+        out.add(n);
+      }
+    }
+    return out;
+  }
+
+  private static String groupLabel(Node n) {
+    Map<String, String> labels = n.getMetadata().getLabels();
+    return labels == null ? null : labels.get(NodeGroupLabels.NODE_GROUP);
+  }
+
+  private static String annotation(Node n, String key) {
+    Map<String, String> a = n.getMetadata().getAnnotations();
+    return a == null ? null : a.get(key);
+  }
+
+  private static boolean managed(Node n) {
+    return "true".equals(annotation(n, MANAGED_ANNOTATION));
+  }
+
+  /** {@code Ready=False} with reason {@link #PROVISIONING_REASON}. */
+  static boolean provisioning(Node n) {
+    if (n.getStatus() == null || n.getStatus().getConditions() == null) {
+      return false;
+    }
+    for (NodeCondition c : n.getStatus().getConditions()) {
+      if ("Ready".equals(c.getType())) {
+        return "False".equals(c.getStatus()) && PROVISIONING_REASON.equals(c.getReason());
+      }
+    }
+    return false;
+  }
+}

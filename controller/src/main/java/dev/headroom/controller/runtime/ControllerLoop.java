@@ -1,0 +1,117 @@
+package dev.headroom.controller.runtime;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker: takes keys from a {@link WorkQueue}, reconciles them one at a time, and applies the result (forget and
+ * optional delayed re-add on success, rate-limited re-add on failure). {@link #stop} stops taking work and waits for
+ * the in-flight reconcile to finish.
+ */
+public final class ControllerLoop<K> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
+
+  private final String name;
+  private final WorkQueue<K> queue;
+  private final Reconciler<K> reconciler;
+  private final Listener<K> listener;
+  private volatile Thread thread;
+  private volatile boolean running;
+
+  /** Observes reconcile outcomes (for metrics and logs). */
+  public interface Listener<K> {
+    default void reconciled(K key, ReconcileResult result, long nanos) {}
+  }
+
+  public ControllerLoop(String name, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener) {
+    this.name = name;
+    this.queue = queue;
+    this.reconciler = reconciler;
+    this.listener = listener;
+  }
+
+  /** Starts the worker thread. */
+  public synchronized void start() {
+    if (thread != null) {
+      return;
+    }
+    running = true;
+    thread = new Thread(this::run, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void run() {
+    LOG.info("worker {} started", name);
+    while (running) {
+      Optional<K> next;
+      try {
+        next = queue.take(Duration.ofSeconds(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      next.ifPresent(this::processOne);
+    }
+    LOG.info("worker {} stopped", name);
+  }
+
+  /** Reconciles one key and applies the result; public so tests can drive the loop synchronously. */
+  public void processOne(K key) {
+    long start = System.nanoTime();
+    ReconcileResult result;
+    try {
+      result = reconciler.reconcile(key);
+    } catch (Exception | LinkageError | AssertionError e) {
+      LOG.warn("reconcile of {} failed: {}", key, e.toString());
+      LOG.debug("reconcile failure of {}", key, e);
+      result = ReconcileResult.retry(e.toString());
+    }
+    try {
+      if (result instanceof ReconcileResult.Done d) {
+        queue.forget(key);
+        d.requeueAfter().ifPresent(delay -> queue.addAfter(key, delay));
+      } else {
+        queue.addRateLimited(key);
+      }
+      listener.reconciled(key, result, System.nanoTime() - start);
+    } finally {
+      queue.done(key);
+    }
+  }
+
+  /** Stops taking work and waits (at most {@code timeout}) for the in-flight reconcile to finish. */
+  public void stop(Duration timeout) {
+    Thread t;
+    synchronized (this) {
+      running = false;
+      t = thread;
+      thread = null;
+    }
+    queue.shutDown();
+    if (t == null) {
+      return;
+    }
+    try {
+      t.join(timeout.toMillis());
+      if (t.isAlive()) {
+        LOG.warn("worker {} did not finish within {}", name, timeout);
+      }
+      queue.awaitIdle(1, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public void close() {
+    stop(Duration.ofSeconds(30));
+  }
+}

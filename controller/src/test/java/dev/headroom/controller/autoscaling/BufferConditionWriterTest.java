@@ -1,0 +1,82 @@
+package dev.headroom.controller.autoscaling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.autoscaler.EventRecord;
+import dev.headroom.core.autoscaler.ObjectRef;
+import dev.headroom.core.buffer.BufferConditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The buffer condition writer and the event sink against the CRUD mock server. */
+@EnableKubernetesMockClient(crud = true)
+class BufferConditionWriterTest {
+  KubernetesMockServer server;
+  KubernetesClient client;
+
+  private static Condition condition(String type, String status, String reason) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage("m")
+        .withLastTransitionTime("2026-01-01T00:00:00Z").build();
+  }
+
+  @Test
+  void mergesOnlyTheAutoscalerConditionsAndSurvivesAConflictWithTheController() {
+    ClusterFixture f = new ClusterFixture(client, ClusterFixture.options().build(), x -> null);
+    CapacityBuffer stale = f.buffer("b", 2, "1", "1Gi");
+    // The buffer controller writes in between: a new condition of its own, and a new resourceVersion.
+    CapacityBuffer fresh = client.resources(CapacityBuffer.class).inNamespace(ClusterFixture.NS).withName("b").get();
+    fresh.getStatus().getConditions().add(condition(BufferConditions.LIMITED_BY_QUOTAS, "False", "ResourceQuotasAllocated"));
+    client.resources(CapacityBuffer.class).inNamespace(ClusterFixture.NS).resource(fresh).updateStatus();
+
+    List<Condition> computed = new ArrayList<>(stale.getStatus().getConditions());
+    computed.add(condition(BufferConditions.PROVISIONING, "True", "FakePodsInjected"));
+    computed.add(condition(BufferConditions.CAPACITY_AVAILABLE, "False", "RequiresNewCapacity"));
+    // core's copy still holds the controller's old ReadyForProvisioning; it must not be written back
+    computed.set(0, condition(BufferConditions.READY_FOR_PROVISIONING, "False", "stale"));
+    new BufferConditionWriter(client).writeConditions(stale, computed);
+
+    List<Condition> stored = f.buffer("b").getStatus().getConditions();
+    assertThat(stored).extracting(Condition::getType).containsExactly(BufferConditions.READY_FOR_PROVISIONING,
+        BufferConditions.LIMITED_BY_QUOTAS, BufferConditions.PROVISIONING, BufferConditions.CAPACITY_AVAILABLE);
+    assertThat(stored.get(0).getStatus()).isEqualTo("True");
+    assertThat(stored.get(3).getReason()).isEqualTo("RequiresNewCapacity");
+    assertThat(f.buffer("b").getStatus().getReplicas()).isEqualTo(2);
+  }
+
+  @Test
+  void eventsAreWrittenOnceWithinTheDeduplicationWindow() {
+    MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    KubernetesEventSink sink = new KubernetesEventSink(client, "headroom-system", clock, Duration.ofMinutes(5), Runnable::run, "me");
+    EventRecord e = new EventRecord(new ObjectRef("Pod", "default", "web-1", "uid-1"), EventRecord.NORMAL, "TriggeredScaleUp", "pod triggered scale-up: [{general 0->1 (max: 5)}]");
+    EventRecord status = new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, "ScaledUpGroup", "Scale-up: group general size set to 1 instead of 0 (max: 5)");
+    sink.emit(e);
+    sink.emit(e);
+    sink.emit(status);
+    clock.advance(Duration.ofMinutes(4));
+    sink.emit(e);
+    assertThat(sink.written()).isEqualTo(2);
+    assertThat(sink.suppressed()).isEqualTo(2);
+    clock.advance(Duration.ofMinutes(2));
+    sink.emit(e);
+    assertThat(sink.written()).isEqualTo(3);
+    var events = client.v1().events().inAnyNamespace().list().getItems();
+    assertThat(events).filteredOn(x -> x.getReason().equals("TriggeredScaleUp")).hasSize(2).allSatisfy(x -> {
+      assertThat(x.getMetadata().getNamespace()).isEqualTo("default");
+      assertThat(x.getInvolvedObject().getName()).isEqualTo("web-1");
+      assertThat(x.getSource().getComponent()).isEqualTo(KubernetesEventSink.COMPONENT);
+    });
+    assertThat(events).filteredOn(x -> x.getReason().equals("ScaledUpGroup")).singleElement().satisfies(x -> {
+      assertThat(x.getMetadata().getNamespace()).isEqualTo("headroom-system");
+      assertThat(x.getInvolvedObject().getKind()).isEqualTo("ConfigMap");
+      assertThat(x.getInvolvedObject().getName()).isEqualTo("headroom-status");
+    });
+  }
+}

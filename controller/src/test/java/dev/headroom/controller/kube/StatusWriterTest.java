@@ -1,0 +1,52 @@
+package dev.headroom.controller.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import dev.headroom.api.v1beta1.LocalObjectRef;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatusWriterTest {
+
+  private static Condition c(String type, String status) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason("r").withMessage("m").withLastTransitionTime("2026-01-01T00:00:00Z").build();
+  }
+
+  private static CapacityBufferStatus status(Integer replicas, Condition... conditions) {
+    CapacityBufferStatus s = new CapacityBufferStatus();
+    s.setReplicas(replicas);
+    s.setConditions(new ArrayList<>(List.of(conditions)));
+    return s;
+  }
+
+  @Test
+  void rebaseKeepsOthersConditionsAndTakesTheControllersFromTheComputedStatus() {
+    CapacityBufferStatus server = status(1, c("ReadyForProvisioning", "False"), c("Provisioning", "True"), c("ScheduleActive", "True"));
+    server.setProvisioningStrategy("old");
+    CapacityBufferStatus computed = status(5, c("ReadyForProvisioning", "True"), c("LimitedByQuotas", "False"));
+    computed.setPodTemplateRef(new LocalObjectRef("capacitybuffer-b-pod-template"));
+    computed.setPodTemplateGeneration(3L);
+    computed.setProvisioningStrategy("buffer.x-k8s.io/active-capacity");
+
+    CapacityBufferStatus out = StatusWriter.rebase(server, computed);
+    assertThat(out.getReplicas()).isEqualTo(5);
+    assertThat(out.getPodTemplateRef().getName()).isEqualTo("capacitybuffer-b-pod-template");
+    assertThat(out.getPodTemplateGeneration()).isEqualTo(3L);
+    assertThat(out.getProvisioningStrategy()).isEqualTo("buffer.x-k8s.io/active-capacity");
+    assertThat(out.getConditions()).extracting(Condition::getType, Condition::getStatus).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("ReadyForProvisioning", "True"),
+        org.assertj.core.groups.Tuple.tuple("Provisioning", "True"),
+        org.assertj.core.groups.Tuple.tuple("LimitedByQuotas", "False"));
+  }
+
+  @Test
+  void rebaseOntoAnEmptyServerStatusKeepsTheComputedOrder() {
+    CapacityBufferStatus computed = status(2, c("ReadyForProvisioning", "True"), c("LimitedByQuotas", "False"), c("ScheduleActive", "True"));
+    CapacityBufferStatus out = StatusWriter.rebase(null, computed);
+    assertThat(out.getConditions()).extracting(Condition::getType).containsExactly("ReadyForProvisioning", "LimitedByQuotas", "ScheduleActive");
+  }
+}

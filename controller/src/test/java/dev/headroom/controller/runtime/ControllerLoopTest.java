@@ -1,0 +1,78 @@
+package dev.headroom.controller.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ControllerLoopTest {
+  private final ManualTicker ticker = new ManualTicker();
+  private final WorkQueue<String> queue = new WorkQueue<>(ticker, RateLimiter.defaultControllerRateLimiter(ticker));
+
+  @Test
+  void failuresAreRetriedWithBackoffAndSuccessForgetsTheKey() {
+    AtomicInteger calls = new AtomicInteger();
+    ControllerLoop<String> loop = new ControllerLoop<>("test", queue, key -> {
+      if (calls.incrementAndGet() < 3) {
+        throw new IllegalStateException("boom");
+      }
+      return ReconcileResult.done();
+    }, new ControllerLoop.Listener<>() {});
+    queue.add("ns");
+    loop.processOne(queue.poll().orElseThrow());
+    assertThat(queue.retries("ns")).isEqualTo(1);
+    assertThat(queue.poll()).isEmpty();
+    ticker.advance(Duration.ofMillis(5));
+    loop.processOne(queue.poll().orElseThrow());
+    assertThat(queue.retries("ns")).isEqualTo(2);
+    ticker.advance(Duration.ofMillis(10));
+    loop.processOne(queue.poll().orElseThrow());
+    assertThat(calls).hasValue(3);
+    assertThat(queue.retries("ns")).isZero();
+    ticker.advance(Duration.ofSeconds(100));
+    assertThat(queue.poll()).isEmpty();
+  }
+
+  @Test
+  void aRequestedRequeueReAddsTheKeyAfterTheDelay() {
+    ControllerLoop<String> loop = new ControllerLoop<>("test", queue,
+        key -> ReconcileResult.doneRequeueAfter(Duration.ofMinutes(30)), new ControllerLoop.Listener<>() {});
+    queue.add("ns");
+    loop.processOne(queue.poll().orElseThrow());
+    ticker.advance(Duration.ofMinutes(29));
+    assertThat(queue.poll()).isEmpty();
+    ticker.advance(Duration.ofMinutes(1));
+    assertThat(queue.poll()).contains("ns");
+  }
+
+  @Test
+  void stopFinishesTheInFlightReconcileAndTakesNoMoreWork() throws Exception {
+    WorkQueue<String> real = new WorkQueue<>(Ticker.SYSTEM, RateLimiter.defaultControllerRateLimiter(Ticker.SYSTEM));
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> finished = new CopyOnWriteArrayList<>();
+    ControllerLoop<String> loop = new ControllerLoop<>("test", real, key -> {
+      entered.countDown();
+      release.await(10, TimeUnit.SECONDS);
+      finished.add(key);
+      return ReconcileResult.done();
+    }, new ControllerLoop.Listener<>() {});
+    loop.start();
+    real.add("a");
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    real.add("b");
+    Thread stopper = new Thread(() -> loop.stop(Duration.ofSeconds(10)));
+    stopper.start();
+    await().atMost(Duration.ofSeconds(5)).until(real::isShuttingDown);
+    release.countDown();
+    stopper.join();
+    assertThat(finished).containsExactly("a");
+    assertThat(loop.isRunning()).isFalse();
+  }
+}
