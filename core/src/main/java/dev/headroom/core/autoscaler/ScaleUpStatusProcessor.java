@@ -58,9 +58,10 @@ final class ScaleUpStatusProcessor {
     }
     // 2. Real pods only.
     if (!up.decisions().isEmpty()) {
-      // Sorted by "namespace/name", each key built once.
-      List<KeyedPod> triggered = new ArrayList<>(up.triggeredBy().size());
-      for (Pod p : up.triggeredBy().keySet()) {
+      // Sorted by "namespace/name", each key built once; in the order the options took them, which is mostly
+      // input order already, so the sort has long runs to merge.
+      List<KeyedPod> triggered = new ArrayList<>(up.triggeredInOrder().size());
+      for (Pod p : up.triggeredInOrder()) {
         if (!VirtualPods.isVirtual(p)) {
           triggered.add(new KeyedPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
         }
