@@ -1,0 +1,278 @@
+package dev.headroom.sim.adapters;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.api.v1beta1.CapacityBufferSpec;
+import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import dev.headroom.api.v1beta1.LocalObjectRef;
+import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.core.buffer.BufferClusterView;
+import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.BufferOutcome;
+import dev.headroom.core.buffer.BufferReconciler;
+import dev.headroom.core.buffer.BufferSettings;
+import dev.headroom.core.buffer.ClusterApiException;
+import dev.headroom.core.buffer.DefaultingPodResolver;
+import dev.headroom.core.buffer.InMemoryTemplateStore;
+import dev.headroom.core.buffer.NamespaceResult;
+import dev.headroom.core.buffer.ScaleView;
+import dev.headroom.core.buffer.SelectorExpression;
+import dev.headroom.core.buffer.WorkloadKind;
+import dev.headroom.sim.cluster.DeploymentController;
+import dev.headroom.sim.cluster.SimCluster;
+import dev.headroom.sim.cluster.SimPod;
+import dev.headroom.sim.scenario.Scenario;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The strategy's CapacityBuffers and the buffer controller that sizes them. Each sync runs the core
+ * {@link BufferReconciler#reconcileNamespace} over a {@link BufferClusterView} of the simulated cluster, with
+ * the core's {@link DefaultingPodResolver} and an {@link InMemoryTemplateStore}, and writes the statuses it
+ * reports as changed — exactly the controller's loop, with the simulator as the API server.
+ */
+public final class SimBuffers {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final SimCluster cluster;
+  private final Map<String, DeploymentController> deployments;
+  private final Map<String, CapacityBuffer> buffers = new TreeMap<>();
+  private final InMemoryTemplateStore templates = new InMemoryTemplateStore(InMemoryTemplateStore.Generations.API_SERVER);
+  private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
+  private final DefaultingPodResolver resolver = new DefaultingPodResolver();
+  private final View view = new View();
+  private long reconciles;
+  private String lastFingerprint = "";
+  private Instant nextResync = Instant.MIN;
+
+  /** Period of the controller's full resync, as an informer's resync period. */
+  public static final java.time.Duration RESYNC = java.time.Duration.ofMinutes(5);
+
+  /**
+   * Buffers for a strategy.
+   *
+   * @param deployments the scenario's Deployments by {@code namespace/name}
+   */
+  public SimBuffers(SimCluster cluster, Map<String, DeploymentController> deployments, List<Scenario.BufferDef> defs,
+      Instant created) {
+    this.cluster = cluster;
+    this.deployments = deployments;
+    int i = 0;
+    for (Scenario.BufferDef d : defs) {
+      CapacityBuffer b = new CapacityBuffer();
+      b.getMetadata().setName(d.name());
+      b.getMetadata().setNamespace(d.namespace());
+      b.getMetadata().setUid("buffer-" + (++i));
+      b.getMetadata().setGeneration(1L);
+      b.getMetadata().setCreationTimestamp(created.toString());
+      b.setSpec(SERIALIZATION.clone(d.spec()));
+      if (b.getSpec().getProvisioningStrategy() == null) {
+        // the CRD's schema default, which the API server applies on create
+        b.getSpec().setProvisioningStrategy(BufferConditions.STRATEGY_ACTIVE_CAPACITY);
+      }
+      b.setStatus(new CapacityBufferStatus());
+      buffers.put(d.namespace() + "/" + d.name(), b);
+    }
+  }
+
+  /**
+   * One controller pass over every namespace that has buffers, when something it watches changed since the
+   * last pass (a Deployment's replicas or status) or a full resync is due — the informer-driven controller's
+   * behaviour. Returns true when it reconciled.
+   */
+  public boolean reconcile(Instant now) {
+    String fingerprint = fingerprint();
+    if (fingerprint.equals(lastFingerprint) && now.isBefore(nextResync)) {
+      return false;
+    }
+    lastFingerprint = fingerprint;
+    nextResync = now.plus(RESYNC);
+    reconcileAll(now);
+    return true;
+  }
+
+  private String fingerprint() {
+    StringBuilder b = new StringBuilder();
+    for (DeploymentController d : deployments.values()) {
+      b.append(d.deployment().getMetadata().getGeneration()).append('/').append(d.deployment().getStatus().getReplicas())
+          .append(';');
+    }
+    return b.toString();
+  }
+
+  private void reconcileAll(Instant now) {
+    reconciles++;
+    for (String ns : new TreeSet<>(buffers.values().stream().map(b -> b.getMetadata().getNamespace()).toList())) {
+      NamespaceResult result = reconciler.reconcileNamespace(ns, view, templates, resolver, now);
+      for (BufferOutcome o : result.changed()) {
+        CapacityBuffer stored = buffers.get(o.key());
+
+        if (stored != null) {
+          // the status write: keep the autoscaler's conditions, take the controller's fields and conditions
+          CapacityBufferStatus computed = o.buffer().getStatus();
+          List<Condition> merged = new ArrayList<>(computed.getConditions() == null ? List.of() : computed.getConditions());
+          for (Condition c : stored.getStatus().getConditions()) {
+            if (merged.stream().noneMatch(m -> m.getType().equals(c.getType()))) {
+              merged.add(c);
+            }
+          }
+          computed.setConditions(merged);
+          stored.setStatus(computed);
+          lastFingerprint = "";
+          cluster.changed();
+        }
+      }
+    }
+  }
+
+  /** Writes conditions for the autoscaler (its status-writer port). */
+  public void writeConditions(CapacityBuffer buffer, List<Condition> conditions) {
+    CapacityBuffer stored = buffers.get(buffer.getMetadata().getNamespace() + "/" + buffer.getMetadata().getName());
+    if (stored != null && !conditions.equals(stored.getStatus().getConditions())) {
+      stored.getStatus().setConditions(new ArrayList<>(conditions));
+      cluster.changed();
+    }
+  }
+
+  /** Deep copies of the buffers, as an informer cache would hand them out. */
+  public List<CapacityBuffer> list() {
+    List<CapacityBuffer> out = new ArrayList<>(buffers.size());
+    for (CapacityBuffer b : buffers.values()) {
+      out.add(copy(b));
+    }
+    return out;
+  }
+
+  /** The stored buffers (live objects; do not mutate). */
+  public List<CapacityBuffer> stored() {
+    return List.copyOf(buffers.values());
+  }
+
+  /** Sum of {@code status.replicas} over the buffers. */
+  public int totalReplicas() {
+    int n = 0;
+    for (CapacityBuffer b : buffers.values()) {
+      if (b.getStatus() != null && b.getStatus().getReplicas() != null) {
+        n += b.getStatus().getReplicas();
+      }
+    }
+    return n;
+  }
+
+  /** A managed PodTemplate by namespace and name. */
+  public Optional<PodTemplate> template(String namespace, String name) {
+    return templates.get(namespace, name);
+  }
+
+  /** Reconciles run so far. */
+  public long reconciles() {
+    return reconciles;
+  }
+
+  /** A deep copy of a buffer (as an informer cache hands out), without a serialisation round trip. */
+  static CapacityBuffer copy(CapacityBuffer b) {
+    CapacityBuffer c = new CapacityBuffer();
+    c.setMetadata(new ObjectMetaBuilder(b.getMetadata()).build());
+    CapacityBufferSpec s = b.getSpec();
+    if (s != null) {
+      CapacityBufferSpec cs = new CapacityBufferSpec();
+      cs.setProvisioningStrategy(s.getProvisioningStrategy());
+      cs.setPodTemplateRef(s.getPodTemplateRef() == null ? null : new LocalObjectRef(s.getPodTemplateRef().getName()));
+      cs.setScalableRef(s.getScalableRef() == null ? null : new ScalableRef(s.getScalableRef().getApiGroup(),
+          s.getScalableRef().getKind(), s.getScalableRef().getName()));
+      cs.setReplicas(s.getReplicas());
+      cs.setPercentage(s.getPercentage());
+      cs.setLimits(s.getLimits() == null ? null : new LinkedHashMap<>(s.getLimits()));
+      c.setSpec(cs);
+    }
+    CapacityBufferStatus st = b.getStatus();
+    if (st != null) {
+      CapacityBufferStatus cst = new CapacityBufferStatus();
+      cst.setPodTemplateRef(st.getPodTemplateRef() == null ? null : new LocalObjectRef(st.getPodTemplateRef().getName()));
+      cst.setReplicas(st.getReplicas());
+      cst.setPodTemplateGeneration(st.getPodTemplateGeneration());
+      cst.setProvisioningStrategy(st.getProvisioningStrategy());
+      List<Condition> conditions = new ArrayList<>();
+      if (st.getConditions() != null) {
+        for (Condition x : st.getConditions()) {
+          conditions.add(new ConditionBuilder(x).build());
+        }
+      }
+      cst.setConditions(conditions);
+      c.setStatus(cst);
+    }
+    return c;
+  }
+
+  private final class View implements BufferClusterView {
+    @Override
+    public List<CapacityBuffer> buffers(String namespace) {
+      List<CapacityBuffer> out = new ArrayList<>();
+      for (CapacityBuffer b : buffers.values()) {
+        if (b.getMetadata().getNamespace().equals(namespace)) {
+          out.add(copy(b));
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public Optional<PodTemplate> podTemplate(String namespace, String name) {
+      return templates.get(namespace, name);
+    }
+
+    @Override
+    public Optional<HasMetadata> workload(String namespace, WorkloadKind kind, String name) {
+      if (kind != WorkloadKind.DEPLOYMENT) {
+        return Optional.empty();
+      }
+      DeploymentController d = deployments.get(namespace + "/" + name);
+      return d == null ? Optional.empty() : Optional.of(new DeploymentBuilder(d.deployment()).build());
+    }
+
+    @Override
+    public ScaleView scale(String namespace, String apiGroup, String kind, String name) throws ClusterApiException {
+      Optional<WorkloadKind> wk = WorkloadKind.resolve(apiGroup, kind);
+      if (wk.isEmpty()) {
+        throw new ClusterApiException("the server doesn't have a resource type \"" + kind + "\"");
+      }
+      if (wk.get() != WorkloadKind.DEPLOYMENT || !deployments.containsKey(namespace + "/" + name)) {
+        throw new ClusterApiException(wk.get().notFound(name));
+      }
+      return wk.get().scaleOf(deployments.get(namespace + "/" + name).deployment()).orElseThrow();
+    }
+
+    @Override
+    public List<Pod> pods(String namespace, SelectorExpression selector) {
+      List<Pod> out = new ArrayList<>();
+      for (SimPod p : cluster.pods()) {
+        Map<String, String> labels = p.pod().getMetadata().getLabels();
+        if (p.namespace().equals(namespace) && p.pod().getMetadata().getDeletionTimestamp() == null
+            && selector.matches(labels)) {
+          out.add(p.pod());
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public List<ResourceQuota> resourceQuotas(String namespace) {
+      return List.of();
+    }
+  }
+}

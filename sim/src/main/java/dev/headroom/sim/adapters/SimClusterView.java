@@ -1,0 +1,63 @@
+package dev.headroom.sim.adapters;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.autoscaler.ClusterView;
+import dev.headroom.sim.cluster.SimCluster;
+import dev.headroom.sim.cluster.SimNode;
+import dev.headroom.sim.cluster.SimPod;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The autoscaler's {@link ClusterView} over the simulated cluster: every live Node and Pod object, the
+ * strategy's buffers and their managed templates. One read per loop; the core does not mutate it.
+ */
+public final class SimClusterView implements ClusterView {
+
+  private final SimCluster cluster;
+  private final SimBuffers buffers;
+
+  /** A view over the cluster and (possibly null) buffers. */
+  public SimClusterView(SimCluster cluster, SimBuffers buffers) {
+    this.cluster = cluster;
+    this.buffers = buffers;
+  }
+
+  @Override
+  public List<Node> nodes() {
+    List<Node> out = new ArrayList<>();
+    for (SimNode n : cluster.nodes()) {
+      out.add(n.node());
+    }
+    return out;
+  }
+
+  @Override
+  public List<Pod> pods() {
+    List<Pod> out = new ArrayList<>();
+    for (SimPod p : cluster.pods()) {
+      out.add(p.pod());
+    }
+    return out;
+  }
+
+  @Override
+  public List<PodDisruptionBudget> podDisruptionBudgets() {
+    return List.of();
+  }
+
+  @Override
+  public List<CapacityBuffer> buffers() {
+    return buffers == null ? List.of() : buffers.list();
+  }
+
+  @Override
+  public Optional<PodTemplate> podTemplate(String namespace, String name) {
+    return buffers == null ? Optional.empty() : buffers.template(namespace, name);
+  }
+}

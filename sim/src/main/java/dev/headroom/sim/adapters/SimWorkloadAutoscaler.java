@@ -1,0 +1,151 @@
+package dev.headroom.sim.adapters;
+
+import dev.headroom.core.workload.ContainerRequests;
+import dev.headroom.core.workload.HpaAutoscaler;
+import dev.headroom.core.workload.HpaConfig;
+import dev.headroom.core.workload.HpaDecision;
+import dev.headroom.core.workload.HpaMetric;
+import dev.headroom.core.workload.HpaNormalizer;
+import dev.headroom.core.workload.HpaReplicaCalculator;
+import dev.headroom.core.workload.KedaConfig;
+import dev.headroom.core.workload.MetricReading;
+import dev.headroom.core.workload.PodInfo;
+import dev.headroom.core.workload.PodPhase;
+import dev.headroom.core.workload.PodSample;
+import dev.headroom.core.workload.ScaleTarget;
+import dev.headroom.core.workload.TargetKind;
+import dev.headroom.core.workload.Tolerance;
+import dev.headroom.sim.cluster.DeploymentController;
+import dev.headroom.sim.cluster.SimPod;
+import dev.headroom.sim.engine.VirtualClock;
+import dev.headroom.sim.load.MetricsHistory;
+import dev.headroom.sim.scenario.Scenario;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * The workload autoscaler of one Deployment: the core's {@link HpaAutoscaler} (HPA mode, with the KEDA
+ * activation loop for KEDA-style workloads), fed with the simulated metrics read through the metrics delay.
+ * CPU is reported per Ready pod as the workload's utilisation times the pod's CPU request; the queue is an
+ * External {@code AverageValue} metric (KEDA's default trigger type).
+ */
+public final class SimWorkloadAutoscaler {
+
+  /** Metric name of the CPU signal. */
+  public static final String CPU = "cpu";
+  /** Metric name of the queue signal. */
+  public static final String QUEUE = "queue";
+
+  private final DeploymentController deployment;
+  private final MetricsHistory metrics;
+  private final HpaAutoscaler hpa;
+  private final Duration period;
+  private final long cpuRequestMilli;
+  private final List<Scenario.MetricTarget> targets;
+  private int rescales;
+
+  /**
+   * An autoscaler for a workload.
+   *
+   * @param created creation time of the HPA/ScaledObject
+   */
+  public SimWorkloadAutoscaler(Scenario.Workload workload, DeploymentController deployment, MetricsHistory metrics,
+      Instant created) {
+    this.deployment = deployment;
+    this.metrics = metrics;
+    this.cpuRequestMilli = deployment.pods().isEmpty() ? cpuRequest(workload) : deployment.pods().get(0).requests().getOrDefault("cpu", 0L);
+    if (workload.autoscaling() instanceof Scenario.Hpa h) {
+      this.targets = h.metrics();
+      HpaConfig config = new HpaConfig(hpaMetrics(h.metrics()), h.minReplicas(), h.maxReplicas(), null,
+          new Tolerance(h.tolerance(), h.tolerance()), h.syncPeriod(), h.scaleDownStabilization(),
+          HpaReplicaCalculator.DEFAULT_CPU_INITIALIZATION_PERIOD, HpaReplicaCalculator.DEFAULT_INITIAL_READINESS_DELAY, null);
+      this.hpa = new HpaAutoscaler(config, created);
+      this.period = h.syncPeriod();
+    } else if (workload.autoscaling() instanceof Scenario.Keda k) {
+      this.targets = k.metrics();
+      Map<String, Long> activation = new TreeMap<>();
+      for (Scenario.MetricTarget t : k.metrics()) {
+        if (t.metric() == Scenario.MetricName.QUEUE) {
+          activation.put(QUEUE, Math.round(k.activationThreshold() * 1000));
+        }
+      }
+      KedaConfig keda = new KedaConfig(k.pollingInterval(), k.cooldownPeriod(), Duration.ZERO, k.minReplicaCount(),
+          k.maxReplicaCount(), OptionalInt.empty(), activation, null, false, false);
+      HpaConfig config = new HpaConfig(hpaMetrics(k.metrics()), Math.max(1, k.minReplicaCount()), k.maxReplicaCount(),
+          null, Tolerance.DEFAULT, HpaConfig.DEFAULT_SYNC_PERIOD, HpaNormalizer.DEFAULT_DOWNSCALE_STABILIZATION,
+          HpaReplicaCalculator.DEFAULT_CPU_INITIALIZATION_PERIOD, HpaReplicaCalculator.DEFAULT_INITIAL_READINESS_DELAY, keda);
+      this.hpa = new HpaAutoscaler(config, created);
+      this.period = k.pollingInterval().compareTo(HpaConfig.DEFAULT_SYNC_PERIOD) < 0 ? k.pollingInterval() : HpaConfig.DEFAULT_SYNC_PERIOD;
+    } else {
+      this.targets = List.of();
+      this.hpa = null;
+      this.period = null;
+    }
+  }
+
+  /** How often to call {@link #decide}; null when the workload is not autoscaled. */
+  public Duration period() {
+    return period;
+  }
+
+  /** Replica changes written so far. */
+  public int rescales() {
+    return rescales;
+  }
+
+  /** One decision at {@code now}; a changed count is written to the Deployment. */
+  public HpaDecision decide(long nowMillis) {
+    Instant now = VirtualClock.at(nowMillis);
+    MetricsHistory.Sample sample = metrics.read(nowMillis);
+    List<PodInfo> pods = new ArrayList<>();
+    Map<String, PodSample> cpu = new LinkedHashMap<>();
+    for (SimPod p : deployment.pods()) {
+      boolean bound = p.node() != null;
+      boolean ready = p.state() == SimPod.State.RUNNING;
+      Instant start = bound ? VirtualClock.at(p.boundAt()) : null;
+      Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
+      pods.add(new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
+          readySince, start, List.of(new ContainerRequests("app", Map.of("cpu", cpuRequestMilli))), Map.of()));
+      if (sample != null && ready && p.readyAt() <= sample.atMillis()) {
+        long usage = Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli);
+        cpu.put(p.name(), PodSample.of(usage, VirtualClock.at(sample.atMillis())));
+      }
+    }
+    Map<String, MetricReading> readings = new LinkedHashMap<>();
+    for (Scenario.MetricTarget t : targets) {
+      if (t.metric() == Scenario.MetricName.CPU) {
+        readings.put(CPU, cpu.isEmpty() ? new MetricReading.Failed("no metrics returned from resource metrics API")
+            : new MetricReading.PodSamples(cpu));
+      } else if (sample != null) {
+        readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
+      }
+    }
+    int spec = deployment.desired();
+    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, deployment.pods().size(), pods), readings);
+    if (d.replicas() != spec) {
+      rescales++;
+      deployment.scale(d.replicas());
+    }
+    return d;
+  }
+
+  private static List<HpaMetric> hpaMetrics(List<Scenario.MetricTarget> targets) {
+    List<HpaMetric> out = new ArrayList<>();
+    for (Scenario.MetricTarget t : targets) {
+      out.add(t.metric() == Scenario.MetricName.CPU
+          ? HpaMetric.resourceUtilization(CPU, (int) Math.round(t.target()))
+          : HpaMetric.external(QUEUE, TargetKind.AVERAGE_VALUE, Math.round(t.target() * 1000)));
+    }
+    return out;
+  }
+
+  private static long cpuRequest(Scenario.Workload w) {
+    return dev.headroom.core.resources.EffectiveRequests.of(w.pod()).getOrDefault("cpu", 0L);
+  }
+}

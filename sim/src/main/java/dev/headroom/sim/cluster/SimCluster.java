@@ -1,0 +1,284 @@
+package dev.headroom.sim.cluster;
+
+import dev.headroom.core.resources.EffectiveRequests;
+import dev.headroom.core.scheduling.ClusterSnapshot;
+import dev.headroom.core.scheduling.SchedulingCompiler;
+import dev.headroom.sim.engine.EventQueue;
+import dev.headroom.sim.engine.EventQueue.Phase;
+import dev.headroom.sim.engine.VirtualClock;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The simulated cluster's objects: Nodes and Pods as API objects, with their lifecycle. It keeps a
+ * long-lived core {@link ClusterSnapshot} in step with the Ready nodes and their bound pods, which the
+ * {@link SchedulerModel} places pods with (the core's predicates). Wait times go to a {@link WaitRecorder}.
+ */
+public final class SimCluster {
+
+  /** Receives the wait of every real pod when it binds, or when it disappears without ever binding. */
+  public interface WaitRecorder {
+    /** A real pod's wait, in milliseconds; {@code bound} is false for pods that never bound. */
+    void record(SimPod pod, long waitMillis, boolean bound);
+  }
+
+  /** Scenario time at which pre-existing pods were created, bound and Ready: one hour before the start. */
+  public static final long PREEXISTING_MILLIS = -3_600_000L;
+
+  private final EventQueue events;
+  private final VirtualClock clock;
+  private final SchedulingCompiler compiler = new SchedulingCompiler();
+  private final ClusterSnapshot placement = new ClusterSnapshot(compiler);
+  private final WaitRecorder waits;
+  private final Map<String, SimNode> nodes = new TreeMap<>();
+  private final List<SimNode> deletedNodes = new ArrayList<>();
+  private final Map<String, SimPod> pods = new LinkedHashMap<>();
+  private final Map<String, Consumer<SimPod>> podGoneHandlers = new TreeMap<>();
+  private final Map<String, Consumer<SimPod>> podReadyHandlers = new TreeMap<>();
+  private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
+  private Runnable schedulerTrigger = () -> {};
+  private long podSeq;
+  private long version;
+
+  /** A cluster over the given engine. */
+  public SimCluster(EventQueue events, WaitRecorder waits) {
+    this.events = events;
+    this.clock = events.clock();
+    this.waits = waits;
+  }
+
+  /**
+   * A counter that changes whenever anything an observer of the API could see changed: a node added, Ready or
+   * deleted, a pod created, bound, Ready, nominated or deleted.
+   */
+  public long version() {
+    return version;
+  }
+
+  /** Records an observable change made outside this class (pod nominations, buffer statuses). */
+  public void changed() {
+    version++;
+  }
+
+  /** The engine. */
+  public EventQueue events() {
+    return events;
+  }
+
+  /** The clock. */
+  public VirtualClock clock() {
+    return clock;
+  }
+
+  /** The core snapshot mirroring Ready nodes and their bound pods. */
+  public ClusterSnapshot placement() {
+    return placement;
+  }
+
+  /** Called whenever something happened that may let a pending pod bind. */
+  public void onSchedulingOpportunity(Runnable trigger) {
+    this.schedulerTrigger = trigger;
+  }
+
+  /** Registers the controller that reacts when one of its pods disappears (keyed by owner name). */
+  public void onPodGone(String owner, Consumer<SimPod> handler) {
+    podGoneHandlers.put(owner, handler);
+  }
+
+  /** Registers a handler called when one of the owner's pods becomes Ready. */
+  public void onPodReady(String owner, Consumer<SimPod> handler) {
+    podReadyHandlers.put(owner, handler);
+  }
+
+  // ---- nodes ----
+
+  /** Adds a node in state PROVISIONING (the Node object exists, not Ready). */
+  public SimNode addNode(Node node, String group, boolean fromWarmPool, Map<String, Long> allocatable) {
+    SimNode n = new SimNode(node, group, clock.millis(), fromWarmPool, allocatable);
+    nodes.put(n.name(), n);
+    version++;
+    return n;
+  }
+
+  /** Marks a node Ready: updates the Node object and lets pods bind to it. */
+  public void nodeReady(SimNode n) {
+    if (n.state() != SimNode.State.PROVISIONING) {
+      return;
+    }
+    n.ready(clock.millis());
+    version++;
+    NodeObjects.markReady(n.node());
+    placement.addNode(compiler.compile(n.node()));
+    schedulerTrigger.run();
+  }
+
+  /** Deletes a node: its pods are evicted (their controllers recreate them). */
+  public void deleteNode(SimNode n) {
+    if (n.state() == SimNode.State.DELETED) {
+      return;
+    }
+    for (String uid : new ArrayList<>(n.pods())) {
+      SimPod p = pods.get(uid);
+      if (p != null) {
+        deletePod(p);
+      }
+    }
+    if (n.ready()) {
+      placement.removeNode(placement.nodeIndex(n.name()));
+    }
+    n.deleted(clock.millis());
+    version++;
+    nodes.remove(n.name());
+    deletedNodes.add(n);
+  }
+
+  /** Live (not deleted) nodes by name. */
+  public Collection<SimNode> nodes() {
+    return Collections.unmodifiableCollection(nodes.values());
+  }
+
+  /** A live node by name, or null. */
+  public SimNode node(String name) {
+    return nodes.get(name);
+  }
+
+  /** Nodes deleted so far. */
+  public List<SimNode> deletedNodes() {
+    return Collections.unmodifiableList(deletedNodes);
+  }
+
+  // ---- pods ----
+
+  /**
+   * Creates a pending pod from a template.
+   *
+   * @param ownerKind controller kind of the owner reference ({@code ReplicaSet}, {@code Job})
+   * @param ownerName controller name (also the pod name prefix)
+   * @param ownerUid controller UID
+   */
+  public SimPod createPod(SimPod.Origin origin, String owner, String namespace, Map<String, String> labels,
+      PodSpec template, int priority, String ownerKind, String ownerName, String ownerUid, String suffix) {
+    return createPod(origin, owner, namespace, labels, template, priority, ownerKind, ownerName, ownerUid, suffix, false);
+  }
+
+  /**
+   * Creates a pod; a {@code preexisting} one stands for a replica that was already running when the scenario
+   * starts (see {@link SimPod#preexisting()}).
+   */
+  public SimPod createPod(SimPod.Origin origin, String owner, String namespace, Map<String, String> labels,
+      PodSpec template, int priority, String ownerKind, String ownerName, String ownerUid, String suffix,
+      boolean preexisting) {
+    long seq = ++podSeq;
+    PodSpec spec = new PodSpecBuilder(template).build();
+    spec.setPriority(priority);
+    spec.setNodeName(null);
+    OwnerReference ref = new OwnerReferenceBuilder().withApiVersion(ownerKind.equals("Job") ? "batch/v1" : "apps/v1")
+        .withKind(ownerKind).withName(ownerName).withUid(ownerUid).withController(true).build();
+    Pod pod = new PodBuilder()
+        .withNewMetadata().withName(ownerName + "-" + suffix).withNamespace(namespace)
+        .withUid(String.format("pod-%08d", seq)).withLabels(new TreeMap<>(labels)).withOwnerReferences(ref)
+        .withCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString()).endMetadata()
+        .withSpec(spec)
+        .withNewStatus().withPhase("Pending").endStatus()
+        .build();
+    SimPod p = new SimPod(pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
+        EffectiveRequests.of(spec), preexisting);
+    p.compiled(compiler.compile(pod));
+    pods.put(p.uid(), p);
+    version++;
+    schedulerTrigger.run();
+    return p;
+  }
+
+  /** Binds a pending pod that the placement simulation has already placed on {@code nodeName}. */
+  void bind(SimPod p, String nodeName, long startupMillis) {
+    SimNode n = nodes.get(nodeName);
+    p.bind(nodeName, clock.millis());
+    version++;
+    n.add(p);
+    boundByPriority.merge(p.priority(), 1, Integer::sum);
+    if (p.real() && !p.preexisting()) {
+      waits.record(p, p.boundAt() - p.createdAt(), true);
+    }
+    events.after(p.preexisting() ? 0 : startupMillis, Phase.LIFECYCLE, () -> {
+      if (p.state() == SimPod.State.STARTING && nodeName.equals(p.node())) {
+        p.ready(clock.millis());
+        version++;
+        Consumer<SimPod> handler = podReadyHandlers.get(p.owner());
+        if (handler != null) {
+          handler.accept(p);
+        }
+      }
+    });
+  }
+
+  /** Deletes a pod (scale-in, eviction, preemption or completion) and notifies its controller. */
+  public void deletePod(SimPod p) {
+    if (p.state() == SimPod.State.GONE) {
+      return;
+    }
+    boolean wasBound = p.node() != null;
+    if (wasBound) {
+      SimNode n = nodes.get(p.node());
+      if (n != null) {
+        n.remove(p);
+      }
+      placement.removePod(p.uid());
+      boundByPriority.merge(p.priority(), -1, Integer::sum);
+      if (boundByPriority.get(p.priority()) == 0) {
+        boundByPriority.remove(p.priority());
+      }
+    } else if (p.real() && !p.preexisting()) {
+      waits.record(p, clock.millis() - p.createdAt(), false);
+    }
+    p.gone();
+    version++;
+    pods.remove(p.uid());
+    Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
+    if (handler != null) {
+      handler.accept(p);
+    }
+    if (wasBound) {
+      schedulerTrigger.run();
+    }
+  }
+
+  /** Live pods in creation order. */
+  public Collection<SimPod> pods() {
+    return Collections.unmodifiableCollection(pods.values());
+  }
+
+  /** A live pod by UID, or null. */
+  public SimPod pod(String uid) {
+    return pods.get(uid);
+  }
+
+  /** True when some bound pod has a priority below {@code priority} (preemption could help). */
+  boolean hasBoundPodBelow(int priority) {
+    return !boundByPriority.isEmpty() && boundByPriority.firstKey() < priority;
+  }
+
+  /** Pending real pods right now. */
+  public int pendingRealPods() {
+    int n = 0;
+    for (SimPod p : pods.values()) {
+      if (p.state() == SimPod.State.PENDING && p.real()) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

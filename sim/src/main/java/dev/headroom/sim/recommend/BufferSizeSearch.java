@@ -1,0 +1,140 @@
+package dev.headroom.sim.recommend;
+
+import dev.headroom.api.v1beta1.CapacityBufferSpec;
+import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.sim.run.ScenarioRunner;
+import dev.headroom.sim.run.SimulationReport;
+import dev.headroom.sim.run.StrategyResult;
+import dev.headroom.sim.scenario.Scenario;
+import dev.headroom.sim.scenario.ScenarioParser;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.DoubleConsumer;
+
+/**
+ * {@code headroom recommend}: runs the scenario with CapacityBuffers of several sizes on the autoscaled
+ * workloads (the scenario's own strategies are ignored), and finds the cheapest size whose p99 pod wait meets
+ * the SLO. Sizes are a grid of percentages and/or replica counts; between the largest failing and the
+ * cheapest passing percentage the search bisects to the whole percent.
+ */
+public final class BufferSizeSearch {
+
+  /** Default percentage grid. */
+  public static final List<Integer> DEFAULT_PERCENTAGES = List.of(0, 5, 10, 20, 30, 50, 75, 100);
+
+  /** One evaluated size. */
+  public record Point(String name, Integer percentage, Integer replicas, double p95, double p99, double cost,
+      double nodeHours, boolean meetsSlo) {}
+
+  /** The search result: every evaluated point (by size) and the cheapest that meets the SLO, if any. */
+  public record Result(String scenario, long seed, double sloP99Seconds, List<String> workloads, List<Point> curve,
+      Optional<Point> recommended) {}
+
+  private BufferSizeSearch() {}
+
+  /**
+   * Searches.
+   *
+   * @param percentages percentage grid (may be empty when {@code replicas} is not)
+   * @param replicas replica-count grid (may be empty)
+   * @param workloads workloads that get a buffer (empty = every autoscaled workload)
+   */
+  public static Result search(Scenario scenario, long seed, Duration sloP99, List<Integer> percentages,
+      List<Integer> replicas, List<String> workloads, int threads, DoubleConsumer progress) {
+    List<Scenario.Workload> targets = new ArrayList<>();
+    for (Scenario.Workload w : scenario.workloads()) {
+      boolean autoscaled = !(w.autoscaling() instanceof Scenario.Fixed);
+      if (workloads.isEmpty() ? autoscaled : workloads.contains(w.name())) {
+        targets.add(w);
+      }
+    }
+    for (String name : workloads) {
+      if (scenario.workloads().stream().noneMatch(w -> w.name().equals(name))) {
+        throw new IllegalArgumentException("no workload named \"" + name + "\" in the scenario");
+      }
+    }
+    if (targets.isEmpty()) {
+      throw new IllegalArgumentException("the scenario has no autoscaled workload to buffer");
+    }
+    double slo = sloP99.toMillis() / 1000.0;
+    TreeMap<String, Point> evaluated = new TreeMap<>();
+    List<Scenario.Strategy> grid = new ArrayList<>();
+    for (int p : percentages) {
+      grid.add(strategy(targets, p, null));
+    }
+    for (int r : replicas) {
+      grid.add(strategy(targets, null, r));
+    }
+    List<Point> points = new ArrayList<>(evaluate(scenario, seed, grid, slo, threads, progress));
+    // refine percentages: bisect between the largest failing grid point below the cheapest passing one
+    List<Point> pct = points.stream().filter(x -> x.percentage() != null)
+        .sorted(Comparator.comparingInt(Point::percentage)).toList();
+    Optional<Point> bestPct = pct.stream().filter(Point::meetsSlo).min(Comparator.comparingDouble(Point::cost));
+    if (bestPct.isPresent()) {
+      int best = bestPct.get().percentage();
+      int hi = best;
+      int lo = pct.stream().filter(x -> x.percentage() < best && !x.meetsSlo()).mapToInt(Point::percentage).max().orElse(best);
+      while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        Point m = evaluate(scenario, seed, List.of(strategy(targets, mid, null)), slo, threads, null).get(0);
+        points.add(m);
+        if (m.meetsSlo()) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+    }
+    for (Point p : points) {
+      evaluated.put(p.name(), p);
+    }
+    List<Point> curve = new ArrayList<>(evaluated.values());
+    curve.sort(Comparator.comparing((Point p) -> p.percentage() == null ? 1 : 0)
+        .thenComparingInt(p -> p.percentage() == null ? p.replicas() : p.percentage()));
+    // cheapest first; equal costs (sizes that round to the same replica count) go to the smaller size
+    Optional<Point> best = curve.stream().filter(Point::meetsSlo)
+        .min(Comparator.comparingDouble(Point::cost).thenComparing(Comparator.comparingInt(curve::indexOf)));
+    return new Result(scenario.name(), seed, slo, targets.stream().map(Scenario.Workload::name).toList(), curve, best);
+  }
+
+  private static List<Point> evaluate(Scenario scenario, long seed, List<Scenario.Strategy> strategies, double slo,
+      int threads, DoubleConsumer progress) {
+    SimulationReport r = ScenarioRunner.run(scenario.withStrategies(strategies), seed, threads, progress);
+    List<Point> out = new ArrayList<>();
+    for (int i = 0; i < strategies.size(); i++) {
+      StrategyResult s = r.strategies().get(i);
+      Integer pct = null;
+      Integer reps = null;
+      if (strategies.get(i) instanceof Scenario.Buffers b) {
+        pct = b.buffers().get(0).spec().getPercentage();
+        reps = b.buffers().get(0).spec().getReplicas();
+      } else {
+        pct = 0;
+      }
+      out.add(new Point(s.name(), pct, reps, s.podWait().p95(), s.podWait().p99(), s.cost(), s.nodeHours(),
+          s.podWait().p99() <= slo));
+    }
+    return out;
+  }
+
+  private static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
+    if ((percentage != null && percentage == 0 && replicas == null) || (replicas != null && replicas == 0 && percentage == null)) {
+      return new Scenario.NoBuffer(percentage != null ? "buffer-0pct" : "buffer-0");
+    }
+    List<Scenario.BufferDef> defs = new ArrayList<>();
+    for (Scenario.Workload w : targets) {
+      CapacityBufferSpec spec = new CapacityBufferSpec();
+      spec.setScalableRef(new ScalableRef("apps", "Deployment", w.name()));
+      spec.setPercentage(percentage);
+      spec.setReplicas(replicas);
+      defs.add(new Scenario.BufferDef(w.name() + "-buffer", w.namespace(), spec));
+    }
+    String name = defs.size() == 1 ? ScenarioParser.bufferStrategyName(defs)
+        : (percentage != null ? "buffer-" + percentage + "pct" : "buffer-" + replicas);
+    return new Scenario.Buffers(name, defs);
+  }
+}

@@ -1,0 +1,325 @@
+package dev.headroom.sim.run;
+
+import dev.headroom.core.autoscaler.Autoscaler;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.AutoscalerState;
+import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.SnapshotSimulation;
+import dev.headroom.sim.adapters.SimBuffers;
+import dev.headroom.sim.adapters.SimClusterView;
+import dev.headroom.sim.adapters.SimWorkloadAutoscaler;
+import dev.headroom.sim.cluster.CostLedger;
+import dev.headroom.sim.cluster.DeploymentController;
+import dev.headroom.sim.cluster.JobController;
+import dev.headroom.sim.cluster.SchedulerModel;
+import dev.headroom.sim.cluster.SimCluster;
+import dev.headroom.sim.cluster.SimNode;
+import dev.headroom.sim.cluster.SimPod;
+import dev.headroom.sim.cluster.SimProvider;
+import dev.headroom.sim.engine.EventQueue;
+import dev.headroom.sim.engine.EventQueue.Phase;
+import dev.headroom.sim.engine.SimRandom;
+import dev.headroom.sim.engine.VirtualClock;
+import dev.headroom.sim.load.LoadModel;
+import dev.headroom.sim.load.MetricsHistory;
+import dev.headroom.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * One strategy's run of a scenario on a virtual clock. It assembles the simulated cluster and drives the
+ * core's code on it, exactly as the cluster runtime would: the buffer controller
+ * ({@code BufferReconciler}), the autoscaler iteration ({@code Autoscaler.runOnce} with its persistent
+ * {@code AutoscalerState}) and the workload autoscaler ({@code HpaAutoscaler}). The simulator owns only the
+ * world: node provisioning, pods, the scheduler, load, metrics and measurements.
+ */
+public final class Simulation {
+
+  /** Name of the balloon Deployment (the Cluster Autoscaler FAQ calls it overprovisioning). */
+  public static final String BALLOON_DEPLOYMENT = "overprovisioning";
+
+  private final Scenario scenario;
+  private final Scenario.Strategy strategy;
+  private final long seed;
+  private final LongConsumer progress;
+
+  private final VirtualClock clock = new VirtualClock();
+  private final EventQueue events = new EventQueue(clock);
+  private final WaitStats waits = new WaitStats();
+  private final CostLedger ledger = new CostLedger();
+  private final List<TickSample> ticks = new ArrayList<>();
+  private final Map<String, DeploymentController> deployments = new LinkedHashMap<>();
+  private final List<LoadModel> loads = new ArrayList<>();
+  private final List<DeploymentController> workloadDeployments = new ArrayList<>();
+  private SimCluster cluster;
+  private SimProvider provider;
+  private SchedulerModel scheduler;
+  private SimBuffers buffers;
+  private Autoscaler autoscaler;
+  private AutoscalerOptions autoscalerOptions;
+  private long maxWaitThisTick;
+  private int overSlo;
+  private int preempted;
+  private int scaleUps;
+  private int nodesAdded;
+  private int nodesRemoved;
+  private double utilizationSum;
+  private int utilizationTicks;
+  private boolean verify;
+  private boolean skipIdleLoops = true;
+  private long loopVersion = -1;
+  private boolean lastLoopIdle;
+  private long loopsRun;
+  private long loopsSkipped;
+
+  /**
+   * A run of one strategy.
+   *
+   * @param progress receives the simulated time (ms) after every tick; may be null
+   */
+  public Simulation(Scenario scenario, Scenario.Strategy strategy, long seed, LongConsumer progress) {
+    this.scenario = scenario;
+    this.strategy = strategy;
+    this.seed = seed;
+    this.progress = progress;
+  }
+
+  /** Turns on the scheduler's idle-room check (tests); see {@link SchedulerModel#verify(boolean)}. */
+  public Simulation verifying() {
+    this.verify = true;
+    return this;
+  }
+
+  /** Runs every autoscaler loop even when nothing changed since an idle one (tests compare both ways). */
+  public Simulation everyLoop() {
+    this.skipIdleLoops = false;
+    return this;
+  }
+
+  /** Autoscaler loops run. */
+  public long loopsRun() {
+    return loopsRun;
+  }
+
+  /** Autoscaler loops skipped because the previous loop was idle and nothing changed since. */
+  public long loopsSkipped() {
+    return loopsSkipped;
+  }
+
+  /** Pending real pods that could have bound (0 unless verifying found a defect). */
+  public long idleRoomViolations() {
+    return scheduler == null ? 0 : scheduler.idleRoomViolations();
+  }
+
+  /** Runs the scenario to its end and returns the measurements. */
+  public StrategyResult run() {
+    SimRandom random = new SimRandom(seed);
+    long sloMillis = scenario.sloPodWait().toMillis();
+    cluster = new SimCluster(events, (pod, wait, bound) -> {
+      waits.add(wait);
+      if (wait > sloMillis) {
+        overSlo++;
+      }
+      if (bound && pod.preemptor()) {
+        preempted++;
+      }
+      maxWaitThisTick = Math.max(maxWaitThisTick, wait);
+    });
+    provider = new SimProvider(cluster, scenario.nodeGroups(), random.stream("provider"),
+        scenario.settings().provisioningJitter(), ledger);
+    if (strategy instanceof Scenario.WarmPool w) {
+      provider.attachWarmPool(w.nodeGroup(), new SimProvider.WarmPoolSpec(w.size(), w.stoppedPriceFraction(), w.resumeDelay()));
+    }
+    Map<String, Long> startup = new LinkedHashMap<>();
+    scheduler = new SchedulerModel(cluster, scenario.settings().preemptionDelay().toMillis(),
+        p -> startup.getOrDefault(p.owner(), 0L));
+    scheduler.verify(verify);
+    provider.bootstrap();
+
+    SimRandom names = random.stream("names");
+    long tickMillis = scenario.tick().toMillis();
+    long end = scenario.duration().toMillis();
+    List<SimWorkloadAutoscaler> hpas = new ArrayList<>();
+    for (Scenario.Workload w : scenario.workloads()) {
+      DeploymentController d = new DeploymentController(cluster, names, SimPod.Origin.WORKLOAD, w.name(), w.namespace(),
+          w.priority(), w.pod(), w.replicas());
+      deployments.put(w.namespace() + "/" + w.name(), d);
+      workloadDeployments.add(d);
+      startup.put(w.name(), w.startupTime().toMillis());
+      MetricsHistory history = new MetricsHistory(scenario.settings().metricsDelay().toMillis(), tickMillis);
+      loads.add(new LoadModel(w.load(), random.stream("load/" + w.namespace() + "/" + w.name()), history));
+      d.bootstrap();
+      SimWorkloadAutoscaler hpa = new SimWorkloadAutoscaler(w, d, history, clock.instant());
+      if (hpa.period() != null) {
+        hpas.add(hpa);
+        every(hpa.period().toMillis(), hpa.period().toMillis(), end, Phase.WORKLOAD, () -> hpa.decide(clock.millis()));
+      }
+    }
+    for (Scenario.Job j : scenario.jobs()) {
+      startup.put(j.name(), j.startupTime().toMillis());
+      new JobController(cluster, names, j, end).start();
+    }
+    if (strategy instanceof Scenario.Balloon b) {
+      DeploymentController d = new DeploymentController(cluster, names, SimPod.Origin.BALLOON, BALLOON_DEPLOYMENT,
+          b.namespace(), b.priority(), b.pod(), b.replicas());
+      startup.put(BALLOON_DEPLOYMENT, 0L);
+      d.bootstrap();
+    }
+    if (strategy instanceof Scenario.Buffers bs) {
+      buffers = new SimBuffers(cluster, deployments, bs.buffers(), clock.instant());
+      long sync = scenario.settings().bufferSyncInterval().toMillis();
+      buffers.reconcile(clock.instant());
+      every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
+    }
+
+    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
+    autoscalerOptions = options;
+    autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers), provider, e -> {},
+        buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), SnapshotSimulation::new);
+    long scan = options.scanInterval().toMillis();
+    every(scan, scan, end, Phase.AUTOSCALER, this::autoscale);
+
+    // load and metrics at every tick, then the tick's record
+    events.at(0, Phase.RECORD, () -> record(0));
+    every(tickMillis, tickMillis, end, Phase.METRICS, () -> {
+      for (int i = 0; i < loads.size(); i++) {
+        loads.get(i).step(clock.millis(), tickMillis / 1000.0, workloadDeployments.get(i).readyReplicas());
+      }
+    });
+    every(tickMillis, tickMillis, end, Phase.RECORD, () -> record(clock.millis()));
+
+    events.runUntil(end);
+    // pods still pending at the end count with the time they have waited so far
+    for (SimPod p : new ArrayList<>(cluster.pods())) {
+      if (p.state() == SimPod.State.PENDING && p.real()) {
+        long w = end - p.createdAt();
+        waits.add(w);
+        if (w > sloMillis) {
+          overSlo++;
+        }
+      }
+    }
+    provider.closeLedger(end);
+    StrategyResult.PodWait wait = new StrategyResult.PodWait(waits.percentile(50) / 1000.0, waits.percentile(95) / 1000.0,
+        waits.percentile(99) / 1000.0, waits.max() / 1000.0);
+    return new StrategyResult(strategy.name(), type(strategy), wait, waits.count(), overSlo, preempted,
+        ledger.nodeHours(), ledger.cost(), provider.peakNodes(),
+        utilizationTicks == 0 ? 0 : utilizationSum / utilizationTicks, scaleUps, nodesAdded, nodesRemoved,
+        provider.peakPerGroup(), ticks);
+  }
+
+  /**
+   * One autoscaler iteration. A loop is skipped only when the previous one was idle — nothing pending, no
+   * virtual pod needing capacity, no node unneeded, no scale-up in flight, no node provisioning — and nothing
+   * observable has changed since: the iteration would see the same inputs and decide nothing again.
+   */
+  private void autoscale() {
+    if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion) {
+      loopsSkipped++;
+      return;
+    }
+    IterationResult r = autoscaler.runOnce(clock.instant());
+    loopsRun++;
+    for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
+      scaleUps++;
+      nodesAdded += d.delta();
+    }
+    nodesRemoved += r.scaleDown().size();
+    boolean buffersSettled = r.buffers().stream()
+        .allMatch(b -> b.onUpcomingNodes() == 0 && b.onNewNodes() == 0 && b.unschedulable() == 0);
+    boolean allReady = cluster.nodes().stream().allMatch(SimNode::ready);
+    lastLoopIdle = r.scaleUp().isEmpty() && r.scaleDown().isEmpty() && r.unneededNodes().isEmpty()
+        && r.pendingPods().total() == 0 && buffersSettled && allReady && autoscaler.state().scaleUpRequests().isEmpty()
+        && !timersRunning(clock.instant());
+    loopVersion = cluster.version();
+  }
+
+  /**
+   * True while a clock of the autoscaler's state could change the next iteration's outcome on unchanged inputs:
+   * a scale-down cooldown or an unremovable-node recheck that has not expired.
+   */
+  private boolean timersRunning(java.time.Instant now) {
+    AutoscalerState st = autoscaler.state();
+    AutoscalerOptions o = autoscalerOptions;
+    return st.lastScaleUp().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterAdd()))).orElse(false)
+        || st.lastScaleDownDelete().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterDelete()))).orElse(false)
+        || st.lastScaleDownFailure().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterFailure()))).orElse(false)
+        || !st.unremovableUntil().isEmpty() || !st.unneededSince().isEmpty();
+  }
+
+  private void every(long first, long period, long end, Phase phase, Runnable action) {
+    if (first > end) {
+      return;
+    }
+    events.at(first, phase, () -> {
+      action.run();
+      if (clock.millis() + period <= end) {
+        every(clock.millis() + period, period, end, phase, action);
+      }
+    });
+  }
+
+  private void record(long now) {
+    int nodes = 0;
+    int ready = 0;
+    double util = 0;
+    for (SimNode n : cluster.nodes()) {
+      nodes++;
+      if (n.ready()) {
+        ready++;
+        util += n.realUtilization();
+      }
+    }
+    int pending = 0;
+    int pendingBalloons = 0;
+    long oldest = 0;
+    for (SimPod p : cluster.pods()) {
+      if (p.state() == SimPod.State.PENDING) {
+        if (p.real()) {
+          pending++;
+          oldest = Math.max(oldest, now - p.createdAt());
+        } else {
+          pendingBalloons++;
+        }
+      }
+    }
+    double meanUtil = ready == 0 ? 0 : util / ready;
+    if (ready > 0) {
+      utilizationSum += meanUtil;
+      utilizationTicks++;
+    }
+    List<TickSample.WorkloadSample> ws = new ArrayList<>(loads.size());
+    for (int i = 0; i < loads.size(); i++) {
+      DeploymentController d = workloadDeployments.get(i);
+      LoadModel l = loads.get(i);
+      ws.add(new TickSample.WorkloadSample(d.desired(), d.readyReplicas(), l.lastRate(), l.backlog(), l.lastUtilization()));
+    }
+    int stopped = 0;
+    if (strategy instanceof Scenario.WarmPool w) {
+      stopped = provider.stoppedInstances(w.nodeGroup());
+    }
+    ticks.add(new TickSample(now / 1000, nodes, ready, pending, pendingBalloons, oldest / 1000.0, maxWaitThisTick / 1000.0,
+        meanUtil, buffers == null ? 0 : buffers.totalReplicas(), stopped, ws));
+    maxWaitThisTick = 0;
+    if (progress != null) {
+      progress.accept(now);
+    }
+  }
+
+  /** The type keyword of a strategy. */
+  public static String type(Scenario.Strategy s) {
+    if (s instanceof Scenario.NoBuffer) {
+      return "none";
+    }
+    if (s instanceof Scenario.Balloon) {
+      return "balloon";
+    }
+    if (s instanceof Scenario.Buffers) {
+      return "buffer";
+    }
+    return "warm-pool";
+  }
+}

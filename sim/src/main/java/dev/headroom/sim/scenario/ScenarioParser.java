@@ -1,0 +1,617 @@
+package dev.headroom.sim.scenario;
+
+import dev.headroom.api.v1beta1.CapacityBufferSpec;
+import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.nodegroup.NodeGroupDocument;
+import dev.headroom.core.nodegroup.NodeGroupFormatException;
+import dev.headroom.core.resources.Quantities;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Strict reader of scenario files ({@code apiVersion: headroom.dev/v1alpha1}, {@code kind: Scenario}). Node
+ * groups are {@code NodeGroup} documents, either listed under {@code spec.nodeGroups} or appended to the file
+ * as further YAML documents. Every error is a {@link ScenarioException} carrying {@code FILE:LINE}.
+ */
+public final class ScenarioParser {
+
+  /** API version of scenario documents. */
+  public static final String API_VERSION = "headroom.dev/v1alpha1";
+  /** Kind of scenario documents. */
+  public static final String KIND = "Scenario";
+  /** Image of the pods built from a {@code requests:} shorthand and of balloon pods. */
+  public static final String PAUSE_IMAGE = "registry.k8s.io/pause:3.10";
+  /** Balloon priority of the Cluster Autoscaler FAQ's overprovisioning PriorityClass. */
+  public static final int FAQ_BALLOON_PRIORITY = -10;
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final Path baseDir;
+
+  private ScenarioParser(Path baseDir) {
+    this.baseDir = baseDir;
+  }
+
+  /** Parses a scenario file; relative trace paths resolve against the file's directory. */
+  public static Scenario parseFile(Path file) {
+    String label = file.toString();
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ScenarioException(label, 1, "cannot read the scenario: " + e.getMessage());
+    }
+    Path parent = file.toAbsolutePath().getParent();
+    return new ScenarioParser(parent).parse(label, text);
+  }
+
+  /** Parses scenario text; {@code baseDir} resolves relative trace paths (may be null). */
+  public static Scenario parse(String label, String text, Path baseDir) {
+    return new ScenarioParser(baseDir).parse(label, text);
+  }
+
+  private Scenario parse(String label, String text) {
+    List<YamlValue> docs = YamlDocuments.read(label, text);
+    YamlValue scenarioDoc = null;
+    List<YamlValue> groupDocs = new ArrayList<>();
+    for (YamlValue d : docs) {
+      if (d.isNull()) {
+        continue;
+      }
+      if (!d.isMap()) {
+        throw d.error("each document must be a mapping with apiVersion and kind");
+      }
+      String kind = d.get("kind") == null ? "" : d.get("kind").string();
+      if (KIND.equals(kind)) {
+        if (scenarioDoc != null) {
+          throw d.error("only one Scenario document is allowed per file");
+        }
+        scenarioDoc = d;
+      } else if (NodeGroupDocument.KIND.equals(kind)) {
+        groupDocs.add(d);
+      } else {
+        throw (d.get("kind") == null ? d : d.get("kind")).error("kind must be " + KIND + " or " + NodeGroupDocument.KIND);
+      }
+    }
+    if (scenarioDoc == null) {
+      throw new ScenarioException(label, 1, "no document of kind " + KIND);
+    }
+    YamlValue doc = scenarioDoc.allowOnly(Set.of("apiVersion", "kind", "metadata", "spec"));
+    String apiVersion = doc.required("apiVersion").string();
+    if (!API_VERSION.equals(apiVersion)) {
+      throw doc.get("apiVersion").error("apiVersion must be " + API_VERSION);
+    }
+    YamlValue meta = doc.required("metadata").allowOnly(Set.of("name", "description"));
+    String name = dnsName(meta.required("name"));
+    String description = meta.get("description") == null ? "" : meta.get("description").string();
+    YamlValue spec = doc.required("spec").allowOnly(Set.of("duration", "tick", "seed", "slo", "model", "autoscaler",
+        "nodeGroups", "workloads", "jobs", "strategies"));
+
+    Duration duration = positive(spec.required("duration"));
+    Duration tick = spec.get("tick") == null ? Duration.ofSeconds(5) : positive(spec.get("tick"));
+    if (tick.toMillis() < 1000 || tick.toMillis() % 1000 != 0) {
+      throw spec.get("tick").error("must be a whole number of seconds, at least 1s");
+    }
+    if (tick.compareTo(duration) > 0) {
+      throw spec.get("tick").error("must not be longer than spec.duration");
+    }
+    long seed = spec.get("seed") == null ? 1 : spec.get("seed").longValue();
+    YamlValue slo = spec.required("slo").allowOnly(Set.of("podWait"));
+    Duration sloWait = slo.required("podWait").duration();
+
+    Scenario.Settings settings = settings(spec.get("model"));
+    AutoscalerOptions.Builder options = AutoscalerOptions.builder();
+    if (spec.get("autoscaler") != null) {
+      for (Map.Entry<String, YamlValue> e : spec.get("autoscaler").entries().entrySet()) {
+        Object raw = e.getValue().plain();
+        if (raw instanceof Map || raw instanceof List) {
+          throw e.getValue().error("must be a single value");
+        }
+        try {
+          options.set(e.getKey(), String.valueOf(raw));
+        } catch (IllegalArgumentException ex) {
+          throw e.getValue().error(ex.getMessage());
+        }
+      }
+    }
+    AutoscalerOptions autoscaler;
+    try {
+      autoscaler = options.build();
+    } catch (RuntimeException ex) {
+      throw spec.get("autoscaler") == null ? spec.error(ex.getMessage()) : spec.get("autoscaler").error(ex.getMessage());
+    }
+
+    List<YamlValue> groupValues = new ArrayList<>();
+    if (spec.get("nodeGroups") != null) {
+      groupValues.addAll(spec.get("nodeGroups").list());
+    }
+    groupValues.addAll(groupDocs);
+    if (groupValues.isEmpty()) {
+      throw spec.error("at least one NodeGroup is required (spec.nodeGroups or further NodeGroup documents)");
+    }
+    List<NodeGroup> groups = new ArrayList<>();
+    Set<String> groupNames = new HashSet<>();
+    for (YamlValue g : groupValues) {
+      NodeGroup group = nodeGroup(g);
+      if (!groupNames.add(group.id())) {
+        throw g.locate("metadata.name").error("duplicate node group \"" + group.id() + "\"");
+      }
+      groups.add(group);
+    }
+
+    List<Scenario.Workload> workloads = new ArrayList<>();
+    Set<String> workloadNames = new HashSet<>();
+    if (spec.get("workloads") != null) {
+      for (YamlValue w : spec.get("workloads").list()) {
+        Scenario.Workload wl = workload(w);
+        if (!workloadNames.add(wl.namespace() + "/" + wl.name())) {
+          throw w.get("name").error("duplicate workload \"" + wl.name() + "\"");
+        }
+        workloads.add(wl);
+      }
+    }
+    List<Scenario.Job> jobs = new ArrayList<>();
+    if (spec.get("jobs") != null) {
+      for (YamlValue j : spec.get("jobs").list()) {
+        Scenario.Job job = job(j);
+        if (!workloadNames.add(job.namespace() + "/" + job.name())) {
+          throw j.get("name").error("duplicate workload or job name \"" + job.name() + "\"");
+        }
+        jobs.add(job);
+      }
+    }
+    if (workloads.isEmpty() && jobs.isEmpty()) {
+      throw spec.error("at least one workload or job is required");
+    }
+
+    List<Scenario.Strategy> strategies = new ArrayList<>();
+    Set<String> strategyNames = new HashSet<>();
+    YamlValue strategyList = spec.get("strategies");
+    if (strategyList == null) {
+      strategies.add(new Scenario.NoBuffer("none"));
+    } else {
+      for (YamlValue s : strategyList.list()) {
+        Scenario.Strategy st = strategy(s, workloads, groups);
+        if (!strategyNames.add(st.name())) {
+          throw s.error("duplicate strategy name \"" + st.name() + "\" (set name: to tell them apart)");
+        }
+        strategies.add(st);
+      }
+      if (strategies.isEmpty()) {
+        throw strategyList.error("at least one strategy is required");
+      }
+    }
+    return new Scenario(doc.file(), name, description, duration, tick, seed, sloWait, settings, autoscaler, groups,
+        workloads, jobs, strategies);
+  }
+
+  private Scenario.Settings settings(YamlValue m) {
+    if (m != null) {
+      m.allowOnly(Set.of("preemptionDelay", "metricsDelay", "provisioningJitter", "bufferSyncInterval"));
+    }
+    return new Scenario.Settings(
+        dur(m, "preemptionDelay", Duration.ofSeconds(5)),
+        dur(m, "metricsDelay", Duration.ofSeconds(30)),
+        dur(m, "provisioningJitter", Duration.ZERO),
+        positiveOr(m, "bufferSyncInterval", Duration.ofSeconds(10)));
+  }
+
+  private static NodeGroup nodeGroup(YamlValue g) {
+    Object plain = g.plain();
+    if (!(plain instanceof Map<?, ?> map)) {
+      throw g.error("a node group must be a NodeGroup document (a mapping)");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, ?> doc = (Map<String, ?>) map;
+    try {
+      return NodeGroupDocument.parse(doc);
+    } catch (NodeGroupFormatException e) {
+      throw g.locate(e.path()).error(e.getMessage());
+    } catch (RuntimeException e) {
+      throw g.error("invalid NodeGroup: " + e.getMessage());
+    }
+  }
+
+  private Scenario.Workload workload(YamlValue w) {
+    w.allowOnly(Set.of("name", "namespace", "replicas", "priority", "startupTime", "pod", "requests", "load",
+        "autoscaling"));
+    String name = dnsName(w.required("name"));
+    String ns = w.get("namespace") == null ? "default" : dnsName(w.get("namespace"));
+    int replicas = w.get("replicas") == null ? 1 : w.get("replicas").intValue(0, 100_000);
+    int priority = w.get("priority") == null ? 0 : w.get("priority").intValue(-1_000_000_000, 1_000_000_000);
+    Duration startup = dur(w, "startupTime", Duration.ofSeconds(10));
+    PodSpec pod = podSpec(w);
+    YamlValue l = w.required("load").allowOnly(Set.of("profile", "perReplicaCapacity", "noise"));
+    double capacity = l.required("perReplicaCapacity").number();
+    if (capacity <= 0) {
+      throw l.get("perReplicaCapacity").error("must be > 0");
+    }
+    double noise = l.get("noise") == null ? 0 : l.get("noise").nonNegative();
+    LoadProfile profile = profile(l.required("profile"));
+    Scenario.Autoscaling as = autoscaling(w.get("autoscaling"), replicas);
+    return new Scenario.Workload(name, ns, replicas, priority, startup, pod, new Scenario.Load(profile, capacity, noise), as);
+  }
+
+  private Scenario.Job job(YamlValue j) {
+    j.allowOnly(Set.of("name", "namespace", "priority", "start", "every", "parallelism", "runTime", "startupTime",
+        "pod", "requests"));
+    String name = dnsName(j.required("name"));
+    String ns = j.get("namespace") == null ? "default" : dnsName(j.get("namespace"));
+    int priority = j.get("priority") == null ? 0 : j.get("priority").intValue(-1_000_000_000, 1_000_000_000);
+    Duration start = dur(j, "start", Duration.ZERO);
+    Duration every = dur(j, "every", Duration.ZERO);
+    int parallelism = j.get("parallelism") == null ? 1 : j.get("parallelism").intValue(1, 100_000);
+    Duration runTime = positive(j.required("runTime"));
+    Duration startup = dur(j, "startupTime", Duration.ofSeconds(5));
+    return new Scenario.Job(name, ns, priority, start, every, parallelism, runTime, startup, podSpec(j));
+  }
+
+  private static PodSpec podSpec(YamlValue w) {
+    YamlValue pod = w.get("pod");
+    YamlValue req = w.get("requests");
+    if ((pod == null) == (req == null)) {
+      throw w.error("exactly one of pod (a PodSpec) or requests (a resource map) is required");
+    }
+    if (pod != null) {
+      PodSpec spec;
+      try {
+        spec = SERIALIZATION.convertValue(pod.plain(), PodSpec.class);
+      } catch (RuntimeException e) {
+        throw pod.error("not a valid PodSpec: " + firstLine(e.getMessage()));
+      }
+      if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
+        throw pod.error("a PodSpec needs at least one container");
+      }
+      return spec;
+    }
+    return requestsPod(resources(req));
+  }
+
+  /** A single pause container requesting the given resources. */
+  public static PodSpec requestsPod(Map<String, Quantity> requests) {
+    return new PodSpecBuilder()
+        .withContainers(new ContainerBuilder().withName("app").withImage(PAUSE_IMAGE)
+            .withNewResources().withRequests(new TreeMap<>(requests)).endResources().build())
+        .build();
+  }
+
+  private static Map<String, Quantity> resources(YamlValue v) {
+    Map<String, Quantity> out = new TreeMap<>();
+    for (Map.Entry<String, YamlValue> e : v.entries().entrySet()) {
+      String text = e.getValue().plain() == null ? "" : String.valueOf(e.getValue().plain());
+      if (!Quantities.isValid(text)) {
+        throw e.getValue().error("not a Kubernetes quantity: \"" + text + "\"");
+      }
+      out.put(e.getKey(), new Quantity(text));
+    }
+    if (out.isEmpty()) {
+      throw v.error("at least one resource is required");
+    }
+    return out;
+  }
+
+  private LoadProfile profile(YamlValue p) {
+    String type = p.required("type").string();
+    switch (type) {
+      case "constant" -> {
+        p.allowOnly(Set.of("type", "rate"));
+        return new LoadProfile.Constant(p.required("rate").nonNegative());
+      }
+      case "step" -> {
+        p.allowOnly(Set.of("type", "rate", "steps"));
+        List<LoadProfile.Point> steps = new ArrayList<>();
+        double last = -1;
+        for (YamlValue s : p.required("steps").list()) {
+          s.allowOnly(Set.of("at", "rate"));
+          double at = s.required("at").duration().toMillis() / 1000.0;
+          if (at < last) {
+            throw s.get("at").error("steps must be in time order");
+          }
+          last = at;
+          steps.add(new LoadProfile.Point(at, s.required("rate").nonNegative()));
+        }
+        return new LoadProfile.Step(p.required("rate").nonNegative(), steps);
+      }
+      case "spikes" -> {
+        p.allowOnly(Set.of("type", "base", "spikes"));
+        List<LoadProfile.Spike> spikes = new ArrayList<>();
+        for (YamlValue s : p.required("spikes").list()) {
+          s.allowOnly(Set.of("at", "duration", "rate", "ramp"));
+          Duration ramp = dur(s, "ramp", Duration.ZERO);
+          Duration len = positive(s.required("duration"));
+          if (ramp.multipliedBy(2).compareTo(len) > 0) {
+            throw s.get("ramp").error("twice the ramp must fit in the spike's duration");
+          }
+          spikes.add(new LoadProfile.Spike(s.required("at").duration().toMillis() / 1000.0, len.toMillis() / 1000.0,
+              s.required("rate").nonNegative(), ramp.toMillis() / 1000.0));
+        }
+        return new LoadProfile.Spikes(p.required("base").nonNegative(), spikes);
+      }
+      case "diurnal" -> {
+        p.allowOnly(Set.of("type", "min", "max", "peakAt", "period"));
+        double min = p.required("min").nonNegative();
+        double max = p.required("max").nonNegative();
+        if (max < min) {
+          throw p.get("max").error("must be >= min");
+        }
+        Duration peak = dur(p, "peakAt", Duration.ofHours(14));
+        Duration period = positiveOr(p, "period", Duration.ofDays(1));
+        return new LoadProfile.Diurnal(min, max, peak.toMillis() / 1000.0, period.toMillis() / 1000.0);
+      }
+      case "trace" -> {
+        p.allowOnly(Set.of("type", "file", "scale"));
+        double scale = p.get("scale") == null ? 1.0 : p.get("scale").nonNegative();
+        return trace(p.required("file"), scale);
+      }
+      default -> throw p.get("type").error("unknown load profile type \"" + type
+          + "\" (use constant, step, spikes, diurnal or trace)");
+    }
+  }
+
+  private LoadProfile trace(YamlValue fileValue, double scale) {
+    String name = fileValue.string();
+    Path path = baseDir == null ? Path.of(name) : baseDir.resolve(name);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw fileValue.error("cannot read trace file " + name + ": " + e.getMessage());
+    }
+    return TraceCsv.parse(name, lines, scale);
+  }
+
+  private Scenario.Autoscaling autoscaling(YamlValue a, int replicas) {
+    if (a == null) {
+      return new Scenario.Fixed();
+    }
+    String type = a.required("type").string();
+    switch (type) {
+      case "none" -> {
+        a.allowOnly(Set.of("type"));
+        return new Scenario.Fixed();
+      }
+      case "hpa" -> {
+        a.allowOnly(Set.of("type", "minReplicas", "maxReplicas", "metrics", "syncPeriod", "scaleDownStabilization",
+            "tolerance"));
+        int min = a.get("minReplicas") == null ? 1 : a.get("minReplicas").intValue(0, 100_000);
+        int max = a.required("maxReplicas").intValue(1, 100_000);
+        if (max < min) {
+          throw a.get("maxReplicas").error("must be >= minReplicas");
+        }
+        double tol = a.get("tolerance") == null ? 0.1 : a.get("tolerance").nonNegative();
+        List<Scenario.MetricTarget> hpaMetrics = metrics(a.required("metrics"));
+        if (min == 0 && hpaMetrics.stream().noneMatch(m -> m.metric() == Scenario.MetricName.QUEUE)) {
+          throw a.get("minReplicas").error("minReplicas 0 needs a queue metric (the HPA scales to zero only on Object or"
+              + " External metrics)");
+        }
+        if (a.get("syncPeriod") != null && a.get("syncPeriod").duration().compareTo(Duration.ofSeconds(1)) < 0) {
+          throw a.get("syncPeriod").error("must be at least 1s");
+        }
+        return new Scenario.Hpa(min, max, hpaMetrics, positiveOr(a, "syncPeriod", Duration.ofSeconds(15)),
+            dur(a, "scaleDownStabilization", Duration.ofMinutes(5)), tol);
+      }
+      case "keda" -> {
+        a.allowOnly(Set.of("type", "minReplicaCount", "maxReplicaCount", "pollingInterval", "cooldownPeriod",
+            "metrics", "activationThreshold"));
+        int min = a.get("minReplicaCount") == null ? 0 : a.get("minReplicaCount").intValue(0, 100_000);
+        int max = a.get("maxReplicaCount") == null ? 100 : a.get("maxReplicaCount").intValue(1, 100_000);
+        if (max < min) {
+          throw a.get("maxReplicaCount").error("must be >= minReplicaCount");
+        }
+        double act = a.get("activationThreshold") == null ? 0 : a.get("activationThreshold").nonNegative();
+        if (a.get("pollingInterval") != null && a.get("pollingInterval").duration().compareTo(Duration.ofSeconds(1)) < 0) {
+          throw a.get("pollingInterval").error("must be at least 1s");
+        }
+        return new Scenario.Keda(min, max, positiveOr(a, "pollingInterval", Duration.ofSeconds(30)),
+            dur(a, "cooldownPeriod", Duration.ofMinutes(5)), metrics(a.required("metrics")), act);
+      }
+      default -> throw a.get("type").error("unknown autoscaling type \"" + type + "\" (use hpa, keda or none)");
+    }
+  }
+
+  private static List<Scenario.MetricTarget> metrics(YamlValue list) {
+    List<Scenario.MetricTarget> out = new ArrayList<>();
+    for (YamlValue m : list.list()) {
+      m.allowOnly(Set.of("metric", "target"));
+      String metric = m.required("metric").string();
+      Scenario.MetricName n = switch (metric) {
+        case "cpu" -> Scenario.MetricName.CPU;
+        case "queue" -> Scenario.MetricName.QUEUE;
+        default -> throw m.get("metric").error("unknown metric \"" + metric + "\" (use cpu or queue)");
+      };
+      double target = n == Scenario.MetricName.CPU ? m.required("target").percentage() : m.required("target").number();
+      if (target <= 0) {
+        throw m.get("target").error("must be > 0");
+      }
+      out.add(new Scenario.MetricTarget(n, target));
+    }
+    if (out.isEmpty()) {
+      throw list.error("at least one metric is required");
+    }
+    return out;
+  }
+
+  private Scenario.Strategy strategy(YamlValue s, List<Scenario.Workload> workloads, List<NodeGroup> groups) {
+    String type = s.required("type").string();
+    switch (type) {
+      case "none" -> {
+        s.allowOnly(Set.of("type", "name"));
+        return new Scenario.NoBuffer(nameOr(s, "none"));
+      }
+      case "balloon" -> {
+        s.allowOnly(Set.of("type", "name", "replicas", "priority", "namespace", "workload", "pod", "requests"));
+        int replicas = s.required("replicas").intValue(0, 100_000);
+        int priority = s.get("priority") == null ? FAQ_BALLOON_PRIORITY : s.get("priority").intValue(-1_000_000_000, 1_000_000_000);
+        String ns = s.get("namespace") == null ? "default" : dnsName(s.get("namespace"));
+        PodSpec pod;
+        if (s.get("pod") != null || s.get("requests") != null) {
+          pod = podSpec(s);
+        } else {
+          YamlValue w = s.get("workload");
+          Scenario.Workload target = w == null ? (workloads.isEmpty() ? null : workloads.get(0)) : findWorkload(w, workloads);
+          if (target == null) {
+            throw s.error("a balloon needs workload:, pod: or requests: to size its pods");
+          }
+          pod = requestsPod(podRequests(target.pod()));
+        }
+        return new Scenario.Balloon(nameOr(s, "balloon"), replicas, priority, ns, pod);
+      }
+      case "buffer" -> {
+        s.allowOnly(Set.of("type", "name", "buffers"));
+        List<Scenario.BufferDef> defs = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (YamlValue b : s.required("buffers").list()) {
+          Scenario.BufferDef def = buffer(b, workloads);
+          if (!names.add(def.namespace() + "/" + def.name())) {
+            throw b.get("name").error("duplicate buffer \"" + def.name() + "\"");
+          }
+          defs.add(def);
+        }
+        if (defs.isEmpty()) {
+          throw s.get("buffers").error("at least one buffer is required");
+        }
+        return new Scenario.Buffers(nameOr(s, bufferStrategyName(defs)), defs);
+      }
+      case "warm-pool" -> {
+        s.allowOnly(Set.of("type", "name", "nodeGroup", "size", "stoppedPriceFraction", "resumeDelay"));
+        String group = s.required("nodeGroup").string();
+        if (groups.stream().noneMatch(g -> g.id().equals(group))) {
+          throw s.get("nodeGroup").error("no node group named \"" + group + "\"");
+        }
+        int size = s.required("size").intValue(0, 100_000);
+        double fraction = s.get("stoppedPriceFraction") == null ? 0.1 : s.get("stoppedPriceFraction").nonNegative();
+        if (fraction > 1) {
+          throw s.get("stoppedPriceFraction").error("must be between 0 and 1");
+        }
+        Duration resume = dur(s, "resumeDelay", Duration.ofSeconds(20));
+        return new Scenario.WarmPool(nameOr(s, "warm-pool"), group, size, fraction, resume);
+      }
+      default -> throw s.get("type").error("unknown strategy type \"" + type
+          + "\" (use none, balloon, buffer or warm-pool)");
+    }
+  }
+
+  /** The default name of a buffer strategy: {@code buffer-10pct}, {@code buffer-3} or {@code buffer}. */
+  public static String bufferStrategyName(List<Scenario.BufferDef> defs) {
+    if (defs.size() == 1) {
+      CapacityBufferSpec spec = defs.get(0).spec();
+      if (spec.getPercentage() != null && spec.getReplicas() == null) {
+        return "buffer-" + spec.getPercentage() + "pct";
+      }
+      if (spec.getPercentage() == null && spec.getReplicas() != null) {
+        return "buffer-" + spec.getReplicas();
+      }
+      if (spec.getPercentage() != null) {
+        return "buffer-" + spec.getPercentage() + "pct-min" + spec.getReplicas();
+      }
+    }
+    return "buffer";
+  }
+
+  private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads) {
+    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy"));
+    YamlValue w = b.required("workload");
+    Scenario.Workload target = findWorkload(w, workloads);
+    String name = b.get("name") == null ? target.name() + "-buffer" : dnsName(b.get("name"));
+    CapacityBufferSpec spec = new CapacityBufferSpec();
+    spec.setScalableRef(new ScalableRef("apps", "Deployment", target.name()));
+    if (b.get("replicas") != null) {
+      spec.setReplicas(b.get("replicas").intValue(0, 1_000_000));
+    }
+    if (b.get("percentage") != null) {
+      double pct = b.get("percentage").percentage();
+      if (pct != Math.rint(pct)) {
+        throw b.get("percentage").error("must be a whole percentage");
+      }
+      spec.setPercentage((int) pct);
+    }
+    if (spec.getReplicas() == null && spec.getPercentage() == null) {
+      throw b.error("a buffer needs replicas, percentage or both");
+    }
+    if (b.get("limits") != null) {
+      spec.setLimits(resources(b.get("limits")));
+    }
+    if (b.get("provisioningStrategy") != null) {
+      spec.setProvisioningStrategy(b.get("provisioningStrategy").string());
+    }
+    return new Scenario.BufferDef(name, target.namespace(), spec);
+  }
+
+  private static Scenario.Workload findWorkload(YamlValue ref, List<Scenario.Workload> workloads) {
+    String n = ref.string();
+    return workloads.stream().filter(x -> x.name().equals(n)).findFirst()
+        .orElseThrow(() -> ref.error("no workload named \"" + n + "\""));
+  }
+
+  /** The requests of a pod spec's containers (used to size balloons like the workload's pods). */
+  private static Map<String, Quantity> podRequests(PodSpec spec) {
+    Map<String, Quantity> out = new TreeMap<>();
+    Map<String, Long> eff = dev.headroom.core.resources.EffectiveRequests.of(spec);
+    for (Map.Entry<String, Long> e : eff.entrySet()) {
+      if (e.getValue() > 0 && (e.getKey().equals("cpu") || e.getKey().equals("memory"))) {
+        out.put(e.getKey(), new Quantity(Quantities.format(e.getKey(), e.getValue())));
+      }
+    }
+    return out;
+  }
+
+  private static String nameOr(YamlValue s, String def) {
+    return s.get("name") == null ? def : dnsName(s.get("name"));
+  }
+
+  private static String dnsName(YamlValue v) {
+    String n = v.string();
+    if (n.length() > 63 || !NAME.matcher(n).matches()) {
+      throw v.error("\"" + n + "\" must be a DNS-1123 label (lower-case letters, digits and '-')");
+    }
+    return n;
+  }
+
+  private static Duration dur(YamlValue parent, String key, Duration def) {
+    return parent == null || parent.get(key) == null ? def : parent.get(key).duration();
+  }
+
+  private static Duration positiveOr(YamlValue parent, String key, Duration def) {
+    return parent == null || parent.get(key) == null ? def : positive(parent.get(key));
+  }
+
+  private static Duration positive(YamlValue v) {
+    Duration d = v.duration();
+    if (d.isZero()) {
+      throw v.error("must be longer than 0");
+    }
+    return d;
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  @SuppressWarnings("unused")
+  private static Map<String, Object> ordered(Map<String, Object> m) {
+    return new LinkedHashMap<>(m);
+  }
+}

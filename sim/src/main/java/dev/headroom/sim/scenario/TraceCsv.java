@@ -1,0 +1,75 @@
+package dev.headroom.sim.scenario;
+
+import dev.headroom.core.nodegroup.GoDuration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reader of load traces: a CSV file with a {@code time,rate} header, one point per line, time in seconds
+ * (a number) or a duration such as {@code 90s}, rate in arrivals per second. Blank lines and lines starting
+ * with {@code #} are ignored. Errors are reported as {@code FILE:LINE}.
+ */
+public final class TraceCsv {
+
+  private TraceCsv() {}
+
+  /** Parses trace lines; {@code scale} multiplies every rate. */
+  public static LoadProfile.Trace parse(String file, List<String> lines, double scale) {
+    List<LoadProfile.Point> points = new ArrayList<>();
+    boolean header = false;
+    double last = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      int no = i + 1;
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      String[] parts = line.split(",", -1);
+      if (!header) {
+        if (parts.length != 2 || !parts[0].strip().equals("time") || !parts[1].strip().equals("rate")) {
+          throw new ScenarioException(file, no, "the first line must be the header time,rate");
+        }
+        header = true;
+        continue;
+      }
+      if (parts.length != 2) {
+        throw new ScenarioException(file, no, "expected two columns time,rate, found " + parts.length);
+      }
+      double t = time(file, no, parts[0].strip());
+      double rate;
+      try {
+        rate = Double.parseDouble(parts[1].strip());
+      } catch (NumberFormatException e) {
+        throw new ScenarioException(file, no, "rate \"" + parts[1].strip() + "\" is not a number");
+      }
+      if (!Double.isFinite(rate) || rate < 0) {
+        throw new ScenarioException(file, no, "rate must be a number >= 0");
+      }
+      if (t <= last) {
+        throw new ScenarioException(file, no, "times must increase (" + parts[0].strip() + " is not after the previous line)");
+      }
+      last = t;
+      points.add(new LoadProfile.Point(t, rate * scale));
+    }
+    if (points.isEmpty()) {
+      throw new ScenarioException(file, Math.max(1, lines.size()), "the trace has no points");
+    }
+    return new LoadProfile.Trace(file, points);
+  }
+
+  private static double time(String file, int no, String text) {
+    try {
+      double d = Double.parseDouble(text);
+      if (Double.isFinite(d) && d >= 0) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // try a duration below
+    }
+    try {
+      return GoDuration.parse(text).toMillis() / 1000.0;
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(file, no, "time \"" + text + "\" is neither seconds nor a duration such as 90s");
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.headroom.sim.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The scenarios shipped in {@code examples/scenarios/} parse, and the web-spike example is the built-in one. */
+class ExampleScenariosTest {
+
+  static final Path DIR = Path.of("..", "examples", "scenarios");
+
+  @Test
+  void webSpikeIsTheBuiltInScenario() throws Exception {
+    assertThat(Files.readString(DIR.resolve("web-spike.yaml"))).isEqualTo(DefaultScenario.text());
+  }
+
+  @Test
+  void everyExampleParses() {
+    Scenario q = ScenarioParser.parseFile(DIR.resolve("queue-workers.yaml"));
+    assertThat(q.workloads().get(0).autoscaling()).isInstanceOf(Scenario.Keda.class);
+    assertThat(q.workloads().get(0).load().profile()).isInstanceOf(LoadProfile.Trace.class);
+    assertThat(q.jobs()).hasSize(1);
+    Scenario w = ScenarioParser.parseFile(DIR.resolve("week-500-nodes.yaml"));
+    assertThat(w.duration().toHours()).isEqualTo(168);
+    assertThat(w.workloads()).hasSize(10);
+    assertThat(w.nodeGroups().get(0).maxSize()).isEqualTo(700);
+  }
+}
