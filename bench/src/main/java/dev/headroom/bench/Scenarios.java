@@ -13,6 +13,8 @@ public final class Scenarios {
   public static List<Scenario> all() {
     List<Scenario> out = new ArrayList<>();
     out.add(new KarpenterDiverse());
+    out.add(new RunOnceScaleUp());
+    out.add(new BufferedCluster());
     return out;
   }
 

@@ -177,8 +177,14 @@ public final class Explainer {
     return new Result(list, diagnostics, failed);
   }
 
+  /** True for the kinds explain reads (CapacityBuffer of either version and the kinds listed in the class comment). */
+  static boolean reads(InputDocument doc) {
+    return (doc.kind().equals(CapacityBufferVersion.KIND) && CapacityBufferVersion.fromApiVersion(doc.apiVersion()).isPresent())
+        || KINDS.containsKey(doc.apiVersion() + "/" + doc.kind());
+  }
+
   /** Validates a buffer as the API server would on create; keeps an input {@code status} if it parses. */
-  private static CapacityBuffer admit(InputDocument doc) throws InvalidCapacityBufferException, InputException {
+  static CapacityBuffer admit(InputDocument doc) throws InvalidCapacityBufferException, InputException {
     CapacityBufferVersion version = CapacityBufferVersion.fromApiVersion(doc.apiVersion()).orElseThrow();
     Map<String, Object> raw = doc.copyOfRaw();
     Object status = raw.get("status");

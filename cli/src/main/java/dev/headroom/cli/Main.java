@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     version = "headroom 0.1.0-SNAPSHOT",
     description = "Spare capacity ahead of demand for Kubernetes clusters.",
     subcommands = {CommandLine.HelpCommand.class, ExplainCommand.class, DemoCommand.class, BenchCommand.class,
-        RunCommand.class, dev.headroom.cli.sim.SimulateCommand.class, dev.headroom.cli.sim.RecommendCommand.class})
+        RunCommand.class, dev.headroom.cli.sim.SimulateCommand.class, dev.headroom.cli.sim.RecommendCommand.class,
+        PlanCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

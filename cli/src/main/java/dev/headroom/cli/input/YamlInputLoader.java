@@ -24,10 +24,18 @@ import tools.jackson.dataformat.yaml.YAMLFactory;
  * kinds they understand and report or ignore the rest. Empty documents are skipped.
  *
  * <p>Errors are {@link InputException}s with a one-line {@code FILE:LINE: message}; no stack traces.
+ *
+ * <p>The loader also remembers the line of every mapping key it read, so that a command that validates a document's
+ * fields can report the line of the offending field ({@link #lineOf}).
  */
 public final class YamlInputLoader {
 
   private static final YAMLFactory YAML = YAMLFactory.builder().build();
+
+  /** Every mapping read by this loader → its keys' lines. */
+  private final Map<Object, Map<String, Integer>> keyLines = new IdentityHashMap<>();
+  /** Every sequence read by this loader → its items' lines. */
+  private final Map<Object, List<Integer>> listLines = new IdentityHashMap<>();
 
   /** Loads every object of every file, in order. Stops at the first malformed file. */
   public List<InputDocument> load(List<Path> files) throws InputException {
@@ -77,7 +85,7 @@ public final class YamlInputLoader {
     return out;
   }
 
-  private static void addObject(List<InputDocument> out, Position at, Map<String, Object> object, Map<Object, Integer> lines) throws InputException {
+  private void addObject(List<InputDocument> out, Position at, Map<String, Object> object, Map<Object, Integer> lines) throws InputException {
     Object kind = object.get("kind");
     if (!(kind instanceof String k) || k.isEmpty()) {
       throw new InputException(at, "object has no kind");
@@ -104,25 +112,89 @@ public final class YamlInputLoader {
     out.add(new InputDocument(at, object));
   }
 
-  private static Object read(JsonParser p, JsonToken t, Map<Object, Integer> lines) {
+  /**
+   * The line of the field at {@code path} in a document this loader read: a dotted path with {@code [i]} for list
+   * items, as validators name fields ({@code spec.maxSize}, {@code spec.template.spec.taints[0].effect}); keys that
+   * contain dots ({@code metadata.annotations.headroom.dev/unneeded-since}) are matched as a whole. When the path goes
+   * deeper than the document (a missing field), the line of the deepest field that exists is returned; the document's
+   * own line when not even the first segment exists.
+   */
+  public int lineOf(InputDocument doc, String path) {
+    int line = doc.position().line();
+    Object node = doc.raw();
+    String rest = path == null ? "" : path;
+    while (!rest.isEmpty() && node != null) {
+      if (rest.startsWith("[")) {
+        int close = rest.indexOf(']');
+        List<Integer> items = listLines.get(node);
+        if (close < 0 || !(node instanceof List<?> list) || items == null) {
+          break;
+        }
+        int i;
+        try {
+          i = Integer.parseInt(rest.substring(1, close));
+        } catch (NumberFormatException e) {
+          break;
+        }
+        if (i < 0 || i >= list.size()) {
+          break;
+        }
+        line = items.get(i);
+        node = list.get(i);
+        rest = strip(rest.substring(close + 1));
+        continue;
+      }
+      Map<String, Integer> keys = keyLines.get(node);
+      if (keys == null || !(node instanceof Map<?, ?> map)) {
+        break;
+      }
+      String best = null;
+      for (String k : keys.keySet()) {
+        if ((rest.equals(k) || rest.startsWith(k + ".") || rest.startsWith(k + "[")) && (best == null || k.length() > best.length())) {
+          best = k;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      line = keys.get(best);
+      node = map.get(best);
+      rest = strip(rest.substring(best.length()));
+    }
+    return line;
+  }
+
+  private static String strip(String rest) {
+    return rest.startsWith(".") ? rest.substring(1) : rest;
+  }
+
+  private Object read(JsonParser p, JsonToken t, Map<Object, Integer> lines) {
     switch (t) {
       case START_OBJECT -> {
         int line = p.currentTokenLocation().getLineNr();
         Map<String, Object> map = new LinkedHashMap<>();
+        Map<String, Integer> keys = new java.util.HashMap<>();
         JsonToken n;
         while ((n = p.nextToken()) != JsonToken.END_OBJECT) {
           String key = p.currentName();
+          keys.put(key, p.currentTokenLocation().getLineNr());
           map.put(key, read(p, p.nextToken(), lines));
         }
         lines.put(map, line);
+        keyLines.put(map, keys);
         return map;
       }
       case START_ARRAY -> {
         List<Object> list = new ArrayList<>();
+        int line = p.currentTokenLocation().getLineNr();
         JsonToken n;
         while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-          list.add(read(p, n, lines));
+          int itemLine = p.currentTokenLocation().getLineNr();
+          Object item = read(p, n, lines);
+          list.add(item);
+          listLines.computeIfAbsent(list, k -> new ArrayList<>()).add(itemLine);
         }
+        lines.put(list, line);
         return list;
       }
       case VALUE_STRING -> {

@@ -78,7 +78,7 @@ public final class Autoscaler {
     final Set<String> readyNodes = new HashSet<>();
     final Set<String> placeholders = new HashSet<>();
     final Set<String> destinations = new HashSet<>();
-    final Map<Pod, Placement> placement = new IdentityHashMap<>();
+    Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
 
@@ -122,6 +122,7 @@ public final class Autoscaler {
         pending.add(p);
       }
     }
+    loop.placement = new IdentityHashMap<>(pending.size() + 64);
     for (Node n : nodes) {
       if (Nodes.isReady(n)) {
         loop.readyNodes.add(n.getMetadata().getName());
@@ -322,6 +323,7 @@ public final class Autoscaler {
       ScaleUpResult result,
       List<ScaleUpDecision> decisions,
       Map<Pod, ScaleUpDecision> triggeredBy,
+      List<Pod> triggeredInOrder,
       Map<Pod, String> reasons,
       Set<Pod> virtualInfeasibleChecked,
       String limitReason) {
@@ -355,12 +357,12 @@ public final class Autoscaler {
   private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), reasons, Set.of(), null);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), List.of(), reasons, Set.of(), null);
     }
     if (options.maxNodesTotal() > 0 && loop.readyNodes.size() >= options.maxNodesTotal()) {
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
           String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), reasons, Set.of(), Events.MAX_TOTAL_NODES_REASON);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), List.of(), reasons, Set.of(), Events.MAX_TOTAL_NODES_REASON);
     }
     Instant oldest = null;
     for (Pod p : real) {
@@ -370,14 +372,15 @@ public final class Autoscaler {
       }
     }
     if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(loop.now) && oldest != Instant.MIN) {
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), reasons, Set.of(), null);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, Set.of(), null);
     }
     // Per-pod reason counters: reason text -> count of groups.
     Map<Pod, Map<String, Integer>> perPod = new IdentityHashMap<>();
     List<Pod> all = new ArrayList<>(real);
     all.addAll(virtual);
     List<ScaleUpDecision> decisions = new ArrayList<>();
-    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>();
+    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>(all.size());
+    List<Pod> triggeredInOrder = new ArrayList<>();
     Set<String> used = new HashSet<>();
     Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
         new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
@@ -490,10 +493,11 @@ public final class Autoscaler {
       decisions.add(d);
       loop.groups.put(g.id(), g.withTargetSize(newSize));
       nodeCount += delta;
-      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>(o.pods().size()));
       helped.addAll(o.pods());
       for (Pod p : o.pods()) {
         triggered.put(p, d);
+        triggeredInOrder.add(p);
         loop.placement.put(p, Placement.NEW);
       }
       all.removeIf(helped::contains);
@@ -512,7 +516,7 @@ public final class Autoscaler {
     } else {
       result = ScaleUpResult.ScaleUpNoOptionsAvailable;
     }
-    return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, reasons, Set.of(), null);
+    return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), null);
   }
 
   /** §3.2 group filtering. */

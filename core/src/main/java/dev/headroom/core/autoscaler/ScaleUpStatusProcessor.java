@@ -58,22 +58,34 @@ final class ScaleUpStatusProcessor {
     }
     // 2. Real pods only.
     if (!up.decisions().isEmpty()) {
-      List<Pod> triggered = new ArrayList<>();
-      for (Pod p : up.triggeredBy().keySet()) {
+      // Sorted by "namespace/name", each key built once; in the order the options took them, which is mostly
+      // input order already, so the sort has long runs to merge.
+      List<KeyedPod> triggered = new ArrayList<>(up.triggeredInOrder().size());
+      for (Pod p : up.triggeredInOrder()) {
         if (!VirtualPods.isVirtual(p)) {
-          triggered.add(p);
+          triggered.add(new KeyedPod(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p));
         }
       }
-      triggered.sort(java.util.Comparator.comparing((Pod p) -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()));
-      for (Pod p : triggered) {
-        emit.accept(new EventRecord(ref(p), EventRecord.NORMAL, Events.TRIGGERED_SCALE_UP, String.format(Events.POD_TRIGGERED, infos)));
+      triggered.sort(null);
+      // One message for every triggering pod: formatted once, not per pod.
+      String message = String.format(Events.POD_TRIGGERED, infos);
+      for (KeyedPod k : triggered) {
+        emit.accept(new EventRecord(ref(k.pod()), EventRecord.NORMAL, Events.TRIGGERED_SCALE_UP, message));
       }
     }
     if (!triedAndDone && up.result() != ScaleUpResult.ScaleUpNotNeeded && up.result() != ScaleUpResult.ScaleUpInCooldown) {
+      Map<String, String> messages = new java.util.HashMap<>();
       for (Pod p : remainingReal) {
-        emit.accept(new EventRecord(ref(p), EventRecord.NORMAL, Events.NOT_TRIGGER_SCALE_UP,
-            String.format(Events.POD_NOT_TRIGGERED, up.reasonFor(p))));
+        String message = messages.computeIfAbsent(up.reasonFor(p), r -> String.format(Events.POD_NOT_TRIGGERED, r));
+        emit.accept(new EventRecord(ref(p), EventRecord.NORMAL, Events.NOT_TRIGGER_SCALE_UP, message));
       }
+    }
+  }
+
+  private record KeyedPod(String key, Pod pod) implements Comparable<KeyedPod> {
+    @Override
+    public int compareTo(KeyedPod o) {
+      return key.compareTo(o.key);
     }
   }
 

@@ -68,7 +68,14 @@ public final class VirtualPods {
     Map<String, String> annotations = new LinkedHashMap<>(tm.getAnnotations() == null ? Map.of() : tm.getAnnotations());
     annotations.put(POD_TYPE_ANNOTATION, FAKE_POD_TYPE);
     annotations.put(SAFE_TO_EVICT, "true");
-    List<String> finalizers = tm.getFinalizers() == null ? List.of() : tm.getFinalizers();
+    List<String> finalizers = tm.getFinalizers() == null ? List.of() : List.copyOf(tm.getFinalizers());
+    // Like the spec, labels, annotations, finalizers and the owner reference are shared, unmodifiable, by all
+    // chunks of a buffer: the core never mutates pods, and a buffer may have thousands of chunks.
+    Map<String, String> sharedLabels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+    Map<String, String> sharedAnnotations = java.util.Collections.unmodifiableMap(annotations);
+    List<io.fabric8.kubernetes.api.model.OwnerReference> owners = List.of(new OwnerReferenceBuilder()
+        .withApiVersion(OWNER_API_VERSION).withKind(OWNER_KIND)
+        .withName(bm.getName()).withUid(bm.getUid()).withController(true).build());
     List<Pod> out = new ArrayList<>(replicas);
     for (int i = 1; i <= replicas; i++) {
       Pod p = new Pod();
@@ -76,14 +83,12 @@ public final class VirtualPods {
       m.setName(name(bm.getName(), i));
       m.setNamespace(bm.getNamespace());
       m.setUid(bm.getUid() + "-" + i);
-      m.setLabels(new LinkedHashMap<>(labels));
-      m.setAnnotations(new LinkedHashMap<>(annotations));
+      m.setLabels(sharedLabels);
+      m.setAnnotations(sharedAnnotations);
       if (!finalizers.isEmpty()) {
-        m.setFinalizers(new ArrayList<>(finalizers));
+        m.setFinalizers(finalizers);
       }
-      m.setOwnerReferences(List.of(new OwnerReferenceBuilder()
-          .withApiVersion(OWNER_API_VERSION).withKind(OWNER_KIND)
-          .withName(bm.getName()).withUid(bm.getUid()).withController(true).build()));
+      m.setOwnerReferences(owners);
       p.setMetadata(m);
       // The spec is shared by all chunks of a buffer: the core never mutates pod specs.
       p.setSpec(base);

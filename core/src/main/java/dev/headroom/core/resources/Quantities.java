@@ -108,8 +108,25 @@ public final class Quantities {
 
   /** Milli-value of a quantity string. */
   public static long milli(String text) {
-    return milli(value(text));
+    Long known = MILLI_CACHE.get(text);
+    if (known != null) {
+      return known;
+    }
+    long m = milli(value(text));
+    if (MILLI_CACHE.size() < MILLI_CACHE_LIMIT) {
+      MILLI_CACHE.put(text, m);
+    }
+    return m;
   }
+
+  /**
+   * Memo of {@link #milli(String)} for valid texts (a pure function; clusters use few distinct quantity
+   * strings, so parsing every pod's requests again is the main cost of compiling many pods). Bounded: once full,
+   * new texts are parsed every time.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Long> MILLI_CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final int MILLI_CACHE_LIMIT = 8192;
 
   /** Milli-value of a fabric8 quantity (amount and format are re-read as one string). */
   public static long milli(Quantity q) {

@@ -52,13 +52,13 @@ public final class BinpackingEstimator {
         for (; i < pods.size(); i++) {
           CompiledPod pod = pods.get(i);
           if (last >= 0) {
-            FitResult r = snapshot.check(pod, last);
-            if (r.fits()) {
+            Reason r = snapshot.failure(pod, last);
+            if (r == null) {
               snapshot.addPod(pod, last);
               placed.add(pod);
               continue;
             }
-            if (hostnameSpread && r instanceof FitResult.Fails f && f.reason() == Reason.TOPOLOGY_SPREAD) {
+            if (hostnameSpread && r == Reason.TOPOLOGY_SPREAD) {
               int except = last;
               if (snapshot.schedulePodOnAnyNode(pod, n -> n != except).placed()) {
                 placed.add(pod);
@@ -75,7 +75,7 @@ public final class BinpackingEstimator {
           }
           last = snapshot.addNodeCopy(template, namePrefix + newNodes.size());
           newNodes.add(last);
-          if (!snapshot.check(pod, last).fits()) {
+          if (snapshot.failure(pod, last) != null) {
             break;
           }
           snapshot.addPod(pod, last);

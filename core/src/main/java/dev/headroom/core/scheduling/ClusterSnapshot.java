@@ -415,6 +415,11 @@ public final class ClusterSnapshot {
     return r == null ? FitResult.FITS : new FitResult.Fails(r, messages);
   }
 
+  /** The first failing predicate's reason for the pod on node {@code index}, or null when it fits (no messages built). */
+  Reason failure(CompiledPod pod, int index) {
+    return firstFailure(pod, index, null);
+  }
+
   /**
    * Runs the predicates for the pod against an empty node that does not exist yet (a node-group template),
    * as if it had been added: same answer as fork, add, check, revert, without touching the snapshot.

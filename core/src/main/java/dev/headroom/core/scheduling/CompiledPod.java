@@ -99,6 +99,37 @@ public final class CompiledPod {
     this.classId = classId;
   }
 
+  /** The same compiled shape for another pod of identical scheduling inputs (only identity differs). */
+  private CompiledPod(CompiledPod shape, Pod pod, String name, String uid, String controllerUid) {
+    this.pod = pod;
+    this.namespace = shape.namespace;
+    this.name = name;
+    this.uid = uid;
+    this.labels = shape.labels;
+    this.requestMap = shape.requestMap;
+    this.requests = shape.requests;
+    this.requestIds = shape.requestIds;
+    this.nodeName = shape.nodeName;
+    this.nodeAffinity = shape.nodeAffinity;
+    this.tolerations = shape.tolerations;
+    this.hostPorts = shape.hostPorts;
+    this.affinity = shape.affinity;
+    this.antiAffinity = shape.antiAffinity;
+    this.spread = shape.spread;
+    this.unsupported = shape.unsupported;
+    this.virtual = shape.virtual;
+    this.terminating = shape.terminating;
+    this.priority = shape.priority;
+    this.controllerUid = controllerUid;
+    this.signature = shape.signature;
+    this.classId = shape.classId;
+  }
+
+  /** A pod that shares this one's compiled scheduling inputs (spec, namespace, labels, flags). */
+  CompiledPod withIdentity(Pod pod, String name, String uid, String controllerUid) {
+    return new CompiledPod(this, pod, name, uid, controllerUid);
+  }
+
   /** The original fabric8 pod. */
   public Pod pod() {
     return pod;

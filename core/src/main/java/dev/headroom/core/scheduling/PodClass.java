@@ -33,9 +33,16 @@ public record PodClass(CompiledPod exemplar, List<CompiledPod> pods) {
   /** Groups pods by (class ID, virtual), classes in order of first appearance, members in input order. */
   public static List<PodClass> group(List<CompiledPod> pods) {
     Map<Long, List<CompiledPod>> byKey = new LinkedHashMap<>();
+    long lastKey = -1;
+    List<CompiledPod> last = null;
     for (CompiledPod p : pods) {
       long key = ((long) p.classId() << 1) | (p.isVirtual() ? 1 : 0);
-      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+      if (key != lastKey) {
+        // Members of a class usually come in runs: look the class up once per run, not per pod.
+        last = byKey.computeIfAbsent(key, k -> new ArrayList<>());
+        lastKey = key;
+      }
+      last.add(p);
     }
     List<PodClass> out = new ArrayList<>(byKey.size());
     for (List<CompiledPod> members : byKey.values()) {

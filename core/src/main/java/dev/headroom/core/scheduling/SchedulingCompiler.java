@@ -60,6 +60,13 @@ public final class SchedulingCompiler {
 
   private record ClassEntry(SchedulingKey key, int id) {}
 
+  /**
+   * Compiled pods by spec instance: pods that share one {@link PodSpec} object (the virtual pods of one buffer,
+   * pods a generator or informer built from one template) and have equal namespace, labels and flags are
+   * compiled once; only their identity (name, UID, controller) differs. The core never mutates specs.
+   */
+  private final Map<PodSpec, CompiledPod> shapesBySpecInstance = new java.util.IdentityHashMap<>();
+
   /** Everything the predicates read from a pod; equal keys mean one equivalence class. */
   record SchedulingKey(
       String namespace,
@@ -168,6 +175,33 @@ public final class SchedulingCompiler {
     String name = meta.getName() == null ? "" : meta.getName();
     String uid = meta.getUid() == null || meta.getUid().isEmpty() ? namespace + "/" + name : meta.getUid();
     Map<String, String> labels = intern(meta.getLabels());
+    boolean terminating = meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
+    Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    boolean virtual =
+        CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
+    String controller = null;
+    if (meta.getOwnerReferences() != null) {
+      for (OwnerReference o : meta.getOwnerReferences()) {
+        if (Boolean.TRUE.equals(o.getController())) {
+          controller = o.getUid();
+          break;
+        }
+      }
+    }
+    CompiledPod same = shapesBySpecInstance.get(spec);
+    if (same != null && same.namespace().equals(namespace) && same.labels() == labels && same.isVirtual() == virtual
+        && same.isTerminating() == terminating) {
+      return same.withIdentity(pod, name, uid, controller);
+    }
+    CompiledPod compiled = compileShape(pod, meta, spec, namespace, name, uid, labels, terminating, virtual, controller);
+    if (same == null && pod.getSpec() != null) {
+      shapesBySpecInstance.put(spec, compiled);
+    }
+    return compiled;
+  }
+
+  private CompiledPod compileShape(Pod pod, ObjectMeta meta, PodSpec spec, String namespace, String name, String uid,
+      Map<String, String> labels, boolean terminating, boolean virtual, String controller) {
     List<String> unsupported = new ArrayList<>();
 
     Map<String, Long> requestMap = EffectiveRequests.of(spec);
@@ -204,19 +238,6 @@ public final class SchedulingCompiler {
       anti = terms(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), namespace, "podAntiAffinity", unsupported);
     }
     List<SpreadConstraint> spread = spread(spec, labels, unsupported);
-    boolean terminating = meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
-    Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-    boolean virtual =
-        CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
-    String controller = null;
-    if (meta.getOwnerReferences() != null) {
-      for (OwnerReference o : meta.getOwnerReferences()) {
-        if (Boolean.TRUE.equals(o.getController())) {
-          controller = o.getUid();
-          break;
-        }
-      }
-    }
     String nodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     List<String> unsupportedList = List.copyOf(new LinkedHashSet<>(unsupported));
     SchedulingKey key =

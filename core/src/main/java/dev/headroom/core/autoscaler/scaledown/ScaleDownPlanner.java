@@ -111,7 +111,7 @@ public final class ScaleDownPlanner {
       boolean ready = readyNodes.contains(name);
       List<Pod> pods = sim.podsOn(name);
       Utilization.Value u = Utilization.of(n, pods, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(), sim::requests);
       double threshold = u.gpu()
           ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
           : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());

@@ -24,13 +24,21 @@ public final class Utilization {
   public record Value(double utilization, boolean gpu) {}
 
   public static Value of(Node node, List<Pod> pods, boolean ignoreDaemonSets) {
+    return of(node, pods, ignoreDaemonSets, p -> EffectiveRequests.of(p.getSpec()));
+  }
+
+  /**
+   * As {@link #of(Node, List, boolean)}, with the pods' effective requests from {@code requests} (the
+   * simulation's cached ones; must equal {@code EffectiveRequests.of(pod.getSpec())}).
+   */
+  public static Value of(Node node, List<Pod> pods, boolean ignoreDaemonSets, java.util.function.Function<Pod, Map<String, Long>> requests) {
     Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of() : node.getStatus().getAllocatable();
     long gpuAlloc = milli(alloc, GPU);
     if (gpuAlloc > 0) {
       long used = 0;
       for (Pod p : pods) {
         if (!VirtualPods.isVirtual(p)) {
-          used += EffectiveRequests.of(p.getSpec()).getOrDefault(GPU, 0L);
+          used += requests.apply(p).getOrDefault(GPU, 0L);
         }
       }
       return new Value((double) used / gpuAlloc, true);
@@ -43,7 +51,7 @@ public final class Utilization {
       if (VirtualPods.isVirtual(p)) {
         continue;
       }
-      Map<String, Long> r = EffectiveRequests.of(p.getSpec());
+      Map<String, Long> r = requests.apply(p);
       long c = r.getOrDefault("cpu", 0L);
       long m = r.getOrDefault("memory", 0L);
       if (ignoreDaemonSets && (DrainRules.isDaemonSetPod(p) || DrainRules.isMirrorPod(p))) {

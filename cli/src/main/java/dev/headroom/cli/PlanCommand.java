@@ -1,0 +1,113 @@
+package dev.headroom.cli;
+
+import dev.headroom.cli.input.InputDocument;
+import dev.headroom.cli.input.InputException;
+import dev.headroom.cli.input.YamlInputLoader;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.expander.Expanders;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code headroom plan -f FILE [-f FILE…] [-o json|text] [--expander NAME] [--now RFC3339]}: what one autoscaler
+ * iteration would do to the cluster described by the files, without touching anything.
+ */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Run one autoscaler iteration over YAML files (no cluster needed) and print the scale-up it would request, "
+            + "where the pending pods and every buffer's virtual pods would go, which pods stay unschedulable and why, "
+            + "and which nodes it would remove now.",
+        "Reads headroom.dev/v1alpha1 NodeGroup documents, Nodes (a node belongs to the group named by its "
+            + "headroom.dev/node-group label), Pods (bound or pending), PodDisruptionBudgets, DaemonSets and everything "
+            + "explain reads; buffers without a status are translated first, as explain shows them.",
+        "A group whose targetSize exceeds its Ready nodes has the difference upcoming. A node counts as unneeded since its "
+            + "headroom.dev/unneeded-since annotation, or else its creationTimestamp."})
+public final class PlanCommand implements Callable<Integer> {
+
+  /** Output formats. */
+  enum Format { text, json }
+
+  @Spec CommandSpec spec;
+
+  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE", description = "YAML file (repeatable); multi-document or a v1 List.")
+  List<Path> files = new ArrayList<>();
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json.")
+  Format output = Format.text;
+
+  @Option(names = "--" + AutoscalerOptions.EXPANDER, paramLabel = "NAME",
+      description = "Expander chain, comma-separated (default " + AutoscalerOptions.DEFAULT_EXPANDER + ").")
+  String expander = AutoscalerOptions.DEFAULT_EXPANDER;
+
+  @Option(names = "--now", paramLabel = "RFC3339", description = "The loop time; default: the current time.")
+  String now;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Instant at;
+    try {
+      at = now == null ? Instant.now() : OffsetDateTime.parse(now).toInstant();
+    } catch (DateTimeParseException e) {
+      err.println("--now: \"" + now + "\" is not an RFC 3339 time such as 2026-03-02T08:30:00Z");
+      err.flush();
+      return 1;
+    }
+    try {
+      Expanders.parse(expander);
+    } catch (IllegalArgumentException e) {
+      err.println("--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    YamlInputLoader loader = new YamlInputLoader();
+    List<InputDocument> documents = new ArrayList<>();
+    boolean unreadable = false;
+    for (Path f : files) {
+      try {
+        documents.addAll(loader.load(f));
+      } catch (InputException e) {
+        err.println(e.getMessage());
+        unreadable = true;
+      }
+    }
+    if (unreadable) {
+      err.flush();
+      return 1;
+    }
+    AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).build();
+    Planner.Result result;
+    try {
+      result = new Planner(loader).plan(documents, options, at);
+    } catch (RuntimeException e) {
+      err.println("headroom plan: the input could not be planned: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    result.diagnostics().forEach(err::println);
+    err.flush();
+    if (result.failed()) {
+      return 1;
+    }
+    if (output == Format.json) {
+      out.println(OutputSerialization.INSTANCE.asJson(PlanReport.tree(result.run().result())));
+    } else {
+      out.print(PlanReport.text(result.run().result()));
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,202 @@
+package dev.headroom.cli;
+
+import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.IterationResult.BufferOutcome;
+import dev.headroom.core.autoscaler.IterationResult.PendingPods;
+import dev.headroom.core.autoscaler.IterationResult.ScaleDownDecision;
+import dev.headroom.core.autoscaler.IterationResult.ScaleUpDecision;
+import dev.headroom.core.autoscaler.IterationResult.UnneededNode;
+import dev.headroom.core.autoscaler.IterationResult.UnremovableNode;
+import dev.headroom.core.autoscaler.IterationResult.UnschedulablePod;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The output of {@code headroom plan}: the iteration result as an ordered JSON tree ({@link #tree}) or a readable
+ * summary ({@link #text}). Both list the same facts in the same order; virtual pods never appear among the
+ * unschedulable pods (the iteration reports them on their buffers).
+ */
+final class PlanReport {
+
+  /** JSON field names tests and scripts depend on. */
+  static final String NOW = "now";
+  static final String EXPANDER = "expander";
+  static final String SCALE_UP_RESULT = "scaleUpResult";
+  static final String SCALE_UP = "scaleUp";
+  static final String PENDING_PODS = "pendingPods";
+  static final String BUFFERS = "buffers";
+  static final String UNSCHEDULABLE_PODS = "unschedulablePods";
+  static final String SCALE_DOWN = "scaleDown";
+  static final String UNNEEDED_NODES = "unneededNodes";
+  static final String UNREMOVABLE_NODES = "unremovableNodes";
+
+  private PlanReport() {}
+
+  /** The JSON tree: maps in a fixed key order, lists in the iteration's order. */
+  static Map<String, Object> tree(IterationResult r) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put(NOW, r.now().toString());
+    out.put(EXPANDER, r.expander());
+    out.put(SCALE_UP_RESULT, r.scaleUpResult().name());
+    List<Object> up = new ArrayList<>();
+    for (ScaleUpDecision d : r.scaleUp()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("nodeGroup", d.nodeGroup());
+      m.put("delta", d.delta());
+      m.put("currentSize", d.currentSize());
+      m.put("newTargetSize", d.newTargetSize());
+      m.put("maxSize", d.maxSize());
+      m.put("realPods", d.realPods());
+      m.put("virtualPods", d.virtualPods());
+      up.add(m);
+    }
+    out.put(SCALE_UP, up);
+    PendingPods p = r.pendingPods();
+    Map<String, Object> pending = new LinkedHashMap<>();
+    pending.put("total", p.total());
+    pending.put("onExistingNodes", p.onExistingNodes());
+    pending.put("onUpcomingNodes", p.onUpcomingNodes());
+    pending.put("onNewNodes", p.onNewNodes());
+    pending.put("unschedulable", p.unschedulable());
+    out.put(PENDING_PODS, pending);
+    List<Object> buffers = new ArrayList<>();
+    for (BufferOutcome b : r.buffers()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("namespace", b.namespace());
+      m.put("name", b.name());
+      m.put("virtualPods", b.virtualPods());
+      m.put("onExistingNodes", b.onExistingNodes());
+      m.put("onUpcomingNodes", b.onUpcomingNodes());
+      m.put("onNewNodes", b.onNewNodes());
+      m.put("unschedulable", b.unschedulable());
+      List<Object> conditions = new ArrayList<>();
+      for (Condition c : b.conditions()) {
+        Map<String, Object> cm = new LinkedHashMap<>();
+        cm.put("type", c.getType());
+        cm.put("status", c.getStatus());
+        cm.put("reason", c.getReason());
+        cm.put("message", c.getMessage());
+        cm.put("observedGeneration", c.getObservedGeneration());
+        cm.put("lastTransitionTime", c.getLastTransitionTime());
+        conditions.add(cm);
+      }
+      m.put("conditions", conditions);
+      buffers.add(m);
+    }
+    out.put(BUFFERS, buffers);
+    List<Object> unschedulable = new ArrayList<>();
+    for (UnschedulablePod u : r.unschedulablePods()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("namespace", u.namespace());
+      m.put("name", u.name());
+      m.put("reason", u.reason());
+      unschedulable.add(m);
+    }
+    out.put(UNSCHEDULABLE_PODS, unschedulable);
+    List<Object> down = new ArrayList<>();
+    for (ScaleDownDecision d : r.scaleDown()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("node", d.node());
+      m.put("nodeGroup", d.nodeGroup());
+      m.put("reason", d.reason());
+      m.put("utilization", round(d.utilization()));
+      m.put("podsToReschedule", d.podsToReschedule());
+      down.add(m);
+    }
+    out.put(SCALE_DOWN, down);
+    List<Object> unneeded = new ArrayList<>();
+    for (UnneededNode u : r.unneededNodes()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("node", u.node());
+      m.put("nodeGroup", u.nodeGroup());
+      m.put("since", u.since().toString());
+      m.put("empty", u.empty());
+      m.put("utilization", round(u.utilization()));
+      unneeded.add(m);
+    }
+    out.put(UNNEEDED_NODES, unneeded);
+    List<Object> unremovable = new ArrayList<>();
+    for (UnremovableNode u : r.unremovableNodes()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("node", u.node());
+      m.put("reason", u.reason());
+      m.put("detail", u.detail());
+      unremovable.add(m);
+    }
+    out.put(UNREMOVABLE_NODES, unremovable);
+    return out;
+  }
+
+  /** The readable summary. */
+  static String text(IterationResult r) {
+    StringBuilder sb = new StringBuilder();
+    String nl = System.lineSeparator();
+    sb.append("Plan at ").append(r.now()).append(" (expander ").append(r.expander()).append("): ").append(r.scaleUpResult()).append(nl);
+    sb.append(nl).append("Scale-up:").append(nl);
+    if (r.scaleUp().isEmpty()) {
+      sb.append("  none").append(nl);
+    }
+    for (ScaleUpDecision d : r.scaleUp()) {
+      sb.append(String.format(Locale.ROOT, "  %s: +%d nodes, %d -> %d (max %d), for %d pending and %d virtual pods%n",
+          d.nodeGroup(), d.delta(), d.currentSize(), d.newTargetSize(), d.maxSize(), d.realPods(), d.virtualPods()));
+    }
+    PendingPods p = r.pendingPods();
+    sb.append(nl).append(String.format(Locale.ROOT,
+        "Pending pods: %d (%d fit existing nodes, %d upcoming nodes, %d new nodes; %d unschedulable)%n",
+        p.total(), p.onExistingNodes(), p.onUpcomingNodes(), p.onNewNodes(), p.unschedulable()));
+    for (UnschedulablePod u : r.unschedulablePods()) {
+      sb.append("  ").append(u.namespace()).append('/').append(u.name()).append(": ").append(u.reason()).append(nl);
+    }
+    sb.append(nl).append("Buffers:").append(nl);
+    if (r.buffers().isEmpty()) {
+      sb.append("  none").append(nl);
+    }
+    for (BufferOutcome b : r.buffers()) {
+      sb.append(String.format(Locale.ROOT, "  %s/%s: %d virtual pods (%d on existing nodes, %d upcoming, %d new; %d unschedulable)%n",
+          b.namespace(), b.name(), b.virtualPods(), b.onExistingNodes(), b.onUpcomingNodes(), b.onNewNodes(), b.unschedulable()));
+      for (Condition c : b.conditions()) {
+        sb.append("    ").append(c.getType()).append('=').append(c.getStatus()).append(' ').append(c.getReason());
+        if (c.getMessage() != null && !c.getMessage().isEmpty()) {
+          sb.append(": ").append(c.getMessage());
+        }
+        sb.append(nl);
+      }
+    }
+    sb.append(nl).append("Scale-down:").append(nl);
+    if (r.scaleDown().isEmpty()) {
+      sb.append("  none").append(nl);
+    }
+    for (ScaleDownDecision d : r.scaleDown()) {
+      sb.append(String.format(Locale.ROOT, "  remove %s (%s): %s, utilization %.2f", d.node(), d.nodeGroup(), d.reason(), d.utilization()));
+      if (!d.podsToReschedule().isEmpty()) {
+        sb.append(", reschedules ").append(String.join(", ", d.podsToReschedule()));
+      }
+      sb.append(nl);
+    }
+    List<UnneededNode> waiting = new ArrayList<>();
+    for (UnneededNode u : r.unneededNodes()) {
+      if (r.scaleDown().stream().noneMatch(d -> d.node().equals(u.node()))) {
+        waiting.add(u);
+      }
+    }
+    for (UnneededNode u : waiting) {
+      sb.append("  unneeded since ").append(u.since()).append(": ").append(u.node()).append(" (").append(u.nodeGroup()).append(')').append(nl);
+    }
+    for (UnremovableNode u : r.unremovableNodes()) {
+      sb.append("  keep ").append(u.node()).append(": ").append(u.reason());
+      if (!u.detail().isEmpty()) {
+        sb.append(" (").append(u.detail()).append(')');
+      }
+      sb.append(nl);
+    }
+    return sb.toString();
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 10_000) / 10_000.0;
+  }
+}

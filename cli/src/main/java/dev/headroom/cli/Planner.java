@@ -1,0 +1,170 @@
+package dev.headroom.cli;
+
+import dev.headroom.api.CapacityBufferVersion;
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.cli.input.InputDocument;
+import dev.headroom.cli.input.InputException;
+import dev.headroom.cli.input.YamlInputLoader;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.Nodes;
+import dev.headroom.core.autoscaler.memory.DryRun;
+import dev.headroom.core.autoscaler.memory.StaticClusterView;
+import dev.headroom.core.buffer.BufferSettings;
+import dev.headroom.core.buffer.InMemoryClusterView;
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.nodegroup.NodeGroupDocument;
+import dev.headroom.core.nodegroup.NodeGroupFormatException;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The engine of {@code headroom plan}: turns the objects of the input files into a static cluster (nodes, pods,
+ * node groups, buffers with their managed templates) and runs one autoscaler iteration over it with
+ * {@link DryRun}. Buffers without a status are first translated by {@link Explainer}, exactly as
+ * {@code headroom explain} shows them; buffers with a status are used as given.
+ */
+public final class Planner {
+
+  /** What plan read and decided. */
+  public record Result(DryRun run, List<String> diagnostics, boolean failed) {}
+
+  /** The kinds plan reads besides those of explain. */
+  static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, DaemonSet, and what explain reads";
+
+  /** Prefix of the UID given to an input buffer that has none. */
+  static final String SYNTHETIC_UID_PREFIX = "plan-";
+
+  private final YamlInputLoader loader;
+
+  /** A planner over documents read by {@code loader} (used to point errors at the offending field's line). */
+  public Planner(YamlInputLoader loader) {
+    this.loader = loader;
+  }
+
+  /** Reads the documents and runs one iteration; {@code run} is null when the input has errors. */
+  public Result plan(List<InputDocument> documents, AutoscalerOptions options, Instant now) {
+    List<String> diagnostics = new ArrayList<>();
+    boolean failed = false;
+    Map<String, NodeGroup> groups = new LinkedHashMap<>();
+    StaticClusterView.Builder view = StaticClusterView.builder();
+    List<Node> nodes = new ArrayList<>();
+    Set<String> nodeNames = new HashSet<>();
+    List<InputDocument> forExplain = new ArrayList<>();
+    Map<String, InputDocument> statusBuffers = new LinkedHashMap<>();
+
+    for (InputDocument doc : documents) {
+      try {
+        if (NodeGroupDocument.isNodeGroup(doc.raw())) {
+          NodeGroup g;
+          try {
+            g = NodeGroupDocument.parse(doc.raw());
+          } catch (NodeGroupFormatException e) {
+            throw new InputException(at(doc, e.path()), NodeGroupDocument.KIND + " " + name(doc) + ": " + e.getMessage());
+          }
+          if (groups.putIfAbsent(g.id(), g) != null) {
+            throw new InputException(at(doc, "metadata.name"), NodeGroupDocument.KIND + " " + g.id() + " is defined twice");
+          }
+        } else if (doc.is("v1", "Node")) {
+          Node n = doc.as(Node.class);
+          if (n.getMetadata() == null || n.getMetadata().getName() == null || n.getMetadata().getName().isEmpty()) {
+            throw new InputException(doc.position(), "Node without metadata.name");
+          }
+          if (!nodeNames.add(n.getMetadata().getName())) {
+            throw new InputException(at(doc, "metadata.name"), "Node " + n.getMetadata().getName() + " is defined twice");
+          }
+          String since = n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(Nodes.UNNEEDED_SINCE);
+          if (since != null && Nodes.time(since).isEmpty()) {
+            throw new InputException(at(doc, "metadata.annotations." + Nodes.UNNEEDED_SINCE),
+                "Node " + n.getMetadata().getName() + ": annotation " + Nodes.UNNEEDED_SINCE + " \"" + since + "\" is not an RFC 3339 time");
+          }
+          nodes.add(n);
+        } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
+          view.podDisruptionBudget(namespaced(doc.as(PodDisruptionBudget.class)));
+        } else if (doc.is("apps/v1", "DaemonSet")) {
+          view.daemonSet(namespaced(doc.as(DaemonSet.class)));
+        } else if (Explainer.reads(doc)) {
+          forExplain.add(doc);
+          if (doc.is("v1", "Pod")) {
+            view.pod(namespaced(doc.as(Pod.class)));
+          } else if (doc.is("v1", "PodTemplate")) {
+            view.podTemplate(namespaced(doc.as(PodTemplate.class)));
+          } else if (doc.kind().equals(CapacityBufferVersion.KIND) && doc.raw().get("status") instanceof Map<?, ?>) {
+            statusBuffers.put(namespaceOf(doc) + "/" + doc.name(), doc);
+          }
+        } else {
+          diagnostics.add(doc.position() + ": ignoring " + doc.kind() + " " + doc.apiVersion() + " "
+              + (doc.name().isEmpty() ? "" : doc.name() + " ") + "(plan reads " + READS + ")");
+        }
+      } catch (InputException e) {
+        diagnostics.add(e.getMessage());
+        failed = true;
+      }
+    }
+
+    // Buffers: translated as explain shows them, or used with their own status.
+    Explainer.Result explained = new Explainer(BufferSettings.defaults()).explain(forExplain, now);
+    diagnostics.addAll(explained.diagnostics());
+    failed |= explained.failed();
+    for (HasMetadata item : explained.output().getItems()) {
+      if (item instanceof CapacityBuffer b) {
+        InputDocument given = statusBuffers.get(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName());
+        if (given != null) {
+          try {
+            b = Explainer.admit(given);
+          } catch (Exception e) {
+            diagnostics.add(given.position() + ": " + e.getMessage());
+            failed = true;
+            continue;
+          }
+        }
+        if (b.getMetadata().getUid() == null || b.getMetadata().getUid().isEmpty()) {
+          // Virtual pods take their UIDs from the buffer's; files rarely carry one.
+          b.getMetadata().setUid(SYNTHETIC_UID_PREFIX + b.getMetadata().getNamespace() + "-" + b.getMetadata().getName());
+        }
+        view.buffer(b);
+      } else if (item instanceof PodTemplate t) {
+        view.podTemplate(t);
+      }
+    }
+    if (failed) {
+      return new Result(null, diagnostics, true);
+    }
+    view.nodes(nodes);
+    DryRun run = DryRun.of(options, view.build(), List.copyOf(groups.values()), now);
+    return new Result(run, diagnostics, false);
+  }
+
+  private dev.headroom.cli.input.Position at(InputDocument doc, String path) {
+    return new dev.headroom.cli.input.Position(doc.position().file(), loader.lineOf(doc, path));
+  }
+
+  private static String name(InputDocument doc) {
+    return doc.name().isEmpty() ? "(unnamed)" : doc.name();
+  }
+
+  private static String namespaceOf(InputDocument doc) {
+    return doc.namespace().isEmpty() ? InMemoryClusterView.DEFAULT_NAMESPACE : doc.namespace();
+  }
+
+  private static <T extends HasMetadata> T namespaced(T object) {
+    if (object.getMetadata() == null) {
+      object.setMetadata(new ObjectMeta());
+    }
+    if (object.getMetadata().getNamespace() == null || object.getMetadata().getNamespace().isEmpty()) {
+      object.getMetadata().setNamespace(InMemoryClusterView.DEFAULT_NAMESPACE);
+    }
+    return object;
+  }
+}
