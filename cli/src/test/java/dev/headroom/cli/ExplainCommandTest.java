@@ -109,7 +109,7 @@ class ExplainCommandTest {
   void missingFileIsReported() {
     Run r = run("explain", "-f", tmp.resolve("nope.yaml").toString());
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err().trim()).isEqualTo(tmp.resolve("nope.yaml") + ":0: no such file");
+    assertThat(r.err().trim()).isEqualTo(tmp.resolve("nope.yaml") + ": no such file");
   }
 
   @Test
