@@ -88,7 +88,7 @@ public final class AutoscalerRuntime implements AutoCloseable {
     NodeGroupProvider timedProvider = timer.timed(actuating);
     ClusterView view = timer.timed(new InformerClusterView(listers));
     Autoscaler autoscaler = new Autoscaler(s.options(), view, timedProvider, events, timer.timed(new BufferConditionWriter(client)),
-        new AutoscalerState(s.options()), SnapshotSimulation::new);
+        new AutoscalerState(s.options()), cachedSimulations());
     return new AutoscalerLoop.Iteration(autoscaler, view, timedProvider);
   }
 
@@ -134,5 +134,11 @@ public final class AutoscalerRuntime implements AutoCloseable {
     loop.stop();
     informers.close();
     eventWriter.shutdown();
+  }
+
+  /** Snapshot simulations sharing one compiled-object cache across the autoscaler's loops. */
+  private static java.util.function.Supplier<dev.headroom.core.autoscaler.SchedulingSimulation> cachedSimulations() {
+    dev.headroom.core.autoscaler.CompileCache cache = new dev.headroom.core.autoscaler.CompileCache();
+    return () -> new SnapshotSimulation(cache);
   }
 }

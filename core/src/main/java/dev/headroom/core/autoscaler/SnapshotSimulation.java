@@ -32,17 +32,16 @@ public final class SnapshotSimulation implements SchedulingSimulation {
 
   private final SchedulingCompiler compiler;
   private final ClusterSnapshot snapshot;
-  private final Map<Pod, CompiledPod> pods = new IdentityHashMap<>();
-  private final Map<Pod, CompiledPod> detached = new IdentityHashMap<>();
-  private final Map<Node, CompiledNode> nodes = new IdentityHashMap<>();
-  private final Map<Node, CompiledNode> feasibility = new IdentityHashMap<>();
+  private final CompileCache.Session cache;
 
   public SnapshotSimulation() {
-    this(new SchedulingCompiler());
+    this(new CompileCache());
   }
 
-  public SnapshotSimulation(SchedulingCompiler compiler) {
-    this.compiler = compiler;
+  /** A simulation whose compiled pods and nodes come from (and go back to) {@code cache}, kept across loops. */
+  public SnapshotSimulation(CompileCache cache) {
+    this.cache = cache.begin();
+    this.compiler = this.cache.compiler();
     this.snapshot = new ClusterSnapshot(compiler);
   }
 
@@ -52,7 +51,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   private CompiledPod compiled(Pod p) {
-    return pods.computeIfAbsent(p, compiler::compile);
+    return cache.pod(CompileCache.Kind.AS_IS, p, compiler::compile);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName}, so NodeName does not pin it. */
@@ -60,14 +59,14 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()) {
       return compiled(p);
     }
-    return detached.computeIfAbsent(p, x -> {
+    return cache.pod(CompileCache.Kind.DETACHED, p, x -> {
       Pod copy = new Pod(x.getApiVersion(), x.getKind(), x.getMetadata(), new PodSpecBuilder(x.getSpec()).withNodeName(null).build(), x.getStatus());
       return compiler.compile(copy);
     });
   }
 
   private CompiledNode compiled(Node n) {
-    return nodes.computeIfAbsent(n, compiler::compile);
+    return cache.node(CompileCache.Kind.AS_IS, n, compiler::compile);
   }
 
   @Override
@@ -112,7 +111,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
     if (p instanceof Placement.Placed placed) {
-      pods.put(c.pod(), c);
+      cache.remember(c.pod(), c);
       return Optional.of(placed.nodeName());
     }
     return Optional.empty();
@@ -141,7 +140,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
 
   @Override
   public boolean fitsEmptyNode(Pod pod, Node node) {
-    CompiledNode empty = feasibility.computeIfAbsent(node,
+    CompiledNode empty = cache.node(CompileCache.Kind.EMPTIED, node,
         n -> compiler.compile(Nodes.sanitizedCopy(n, n.getMetadata().getName() + "-feasibility")));
     FitResult r = snapshot.checkOnTemplate(compiled(pod), empty);
     return !(r instanceof FitResult.Fails f) || !NODE_LEVEL.contains(f.reason());

@@ -189,8 +189,9 @@ public final class SchedulingCompiler {
       }
     }
     CompiledPod same = shapesBySpecInstance.get(spec);
+    String specNodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     if (same != null && same.namespace().equals(namespace) && same.labels() == labels && same.isVirtual() == virtual
-        && same.isTerminating() == terminating) {
+        && same.isTerminating() == terminating && java.util.Objects.equals(same.nodeName(), specNodeName)) {
       return same.withIdentity(pod, name, uid, controller);
     }
     CompiledPod compiled = compileShape(pod, meta, spec, namespace, name, uid, labels, terminating, virtual, controller);

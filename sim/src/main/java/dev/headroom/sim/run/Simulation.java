@@ -178,7 +178,7 @@ public final class Simulation {
     AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
     autoscalerOptions = options;
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers), provider, e -> {},
-        buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), SnapshotSimulation::new);
+        buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), cachedSimulations());
     long scan = options.scanInterval().toMillis();
     every(scan, scan, end, Phase.AUTOSCALER, this::autoscale);
 
@@ -321,5 +321,11 @@ public final class Simulation {
       return "buffer";
     }
     return "warm-pool";
+  }
+
+  /** Snapshot simulations sharing one compiled-object cache across the autoscaler's loops. */
+  private static java.util.function.Supplier<dev.headroom.core.autoscaler.SchedulingSimulation> cachedSimulations() {
+    dev.headroom.core.autoscaler.CompileCache cache = new dev.headroom.core.autoscaler.CompileCache();
+    return () -> new SnapshotSimulation(cache);
   }
 }

@@ -1,0 +1,210 @@
+package dev.headroom.core.autoscaler;
+
+import dev.headroom.core.scheduling.CompiledNode;
+import dev.headroom.core.scheduling.CompiledPod;
+import dev.headroom.core.scheduling.SchedulingCompiler;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Compiled pods and nodes kept across autoscaler loops, so a loop compiles only what is new or changed
+ * since the previous one. One cache per autoscaler (not thread-safe); each {@link SnapshotSimulation} built
+ * from it opens a {@link Session} for its loop.
+ *
+ * <p>Entries are keyed by object identity and re-validated on every use against the state the compiled form
+ * was built from: the pod's spec and metadata objects, its {@code spec.nodeName}, {@code deletionTimestamp},
+ * resourceVersion, name, namespace and UID, and its label, annotation and owner-reference containers (by
+ * reference); a node's resourceVersion, name, labels, taints, {@code unschedulable}, allocatable and capacity
+ * (by value). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
+ * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
+ * simulator builds a new spec for every pod and changes only the scalar fields above.
+ *
+ * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped. The compiler (whose interning and
+ * class tables only grow) is replaced with an empty one when it compiled far more objects than are live.
+ */
+public final class CompileCache {
+
+  /** Loops an unused entry survives. */
+  static final int EVICT_AFTER_LOOPS = 2;
+  private static final int MIN_RESET_THRESHOLD = 4096;
+
+  /** Which compiled form of an object an entry holds. */
+  enum Kind {
+    /** The object as it is. */
+    AS_IS,
+    /** A bound pod compiled without its {@code nodeName}. */
+    DETACHED,
+    /** A node's emptied, sanitized copy. */
+    EMPTIED
+  }
+
+  private SchedulingCompiler compiler = new SchedulingCompiler();
+  private int compiledSinceReset;
+  private long loop;
+  private final List<Map<Object, Entry<CompiledPod>>> pods = new ArrayList<>();
+  private final List<Map<Object, Entry<CompiledNode>>> nodes = new ArrayList<>();
+  private Session current;
+
+  public CompileCache() {
+    for (Kind k : Kind.values()) {
+      pods.add(new IdentityHashMap<>());
+      nodes.add(new IdentityHashMap<>());
+    }
+  }
+
+  /** Starts a loop's session: evicts stale entries and, when it has grown too much, replaces the compiler. */
+  Session begin() {
+    loop++;
+    int live = 0;
+    for (int i = 0; i < pods.size(); i++) {
+      long oldest = loop - EVICT_AFTER_LOOPS;
+      pods.get(i).values().removeIf(e -> e.lastUsed < oldest);
+      nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
+      live += pods.get(i).size() + nodes.get(i).size();
+    }
+    if (compiledSinceReset > Math.max(MIN_RESET_THRESHOLD, 4 * live)) {
+      compiler = new SchedulingCompiler();
+      compiledSinceReset = 0;
+      for (int i = 0; i < pods.size(); i++) {
+        pods.get(i).clear();
+        nodes.get(i).clear();
+      }
+    }
+    current = new Session(compiler);
+    return current;
+  }
+
+  /** The compiled objects of one loop. */
+  final class Session {
+    private final SchedulingCompiler sessionCompiler;
+
+    Session(SchedulingCompiler compiler) {
+      this.sessionCompiler = compiler;
+    }
+
+    SchedulingCompiler compiler() {
+      return sessionCompiler;
+    }
+
+    /** Entries may be read and written only by the cache's current session (an older one compiles afresh). */
+    private boolean live() {
+      return current == this;
+    }
+
+    /** The compiled form of {@code pod} of this kind, as {@code compile} gives it. */
+    CompiledPod pod(Kind kind, Pod pod, Function<Pod, CompiledPod> compile) {
+      if (!live()) {
+        return compile.apply(pod);
+      }
+      Map<Object, Entry<CompiledPod>> map = pods.get(kind.ordinal());
+      Entry<CompiledPod> e = map.get(pod);
+      if (e != null && e.stamp.equals(PodStamp.of(pod))) {
+        e.lastUsed = loop;
+        return e.value;
+      }
+      CompiledPod c = compile.apply(pod);
+      compiledSinceReset++;
+      map.put(pod, new Entry<>(PodStamp.of(pod), c, loop));
+      return c;
+    }
+
+    /** Records a compiled pod built outside the cache (a moved pod's copy) under its own pod. */
+    void remember(Pod pod, CompiledPod compiled) {
+      if (live()) {
+        pods.get(Kind.AS_IS.ordinal()).put(pod, new Entry<>(PodStamp.of(pod), compiled, loop));
+      }
+    }
+
+    /** The compiled form of {@code node} of this kind, as {@code compile} gives it. */
+    CompiledNode node(Kind kind, Node node, Function<Node, CompiledNode> compile) {
+      if (!live()) {
+        return compile.apply(node);
+      }
+      Map<Object, Entry<CompiledNode>> map = nodes.get(kind.ordinal());
+      Entry<CompiledNode> e = map.get(node);
+      if (e != null && ((NodeStamp) e.stamp).matches(node)) {
+        e.lastUsed = loop;
+        return e.value;
+      }
+      CompiledNode c = compile.apply(node);
+      compiledSinceReset++;
+      map.put(node, new Entry<>(NodeStamp.of(node), c, loop));
+      return c;
+    }
+  }
+
+  /** A cached compiled form with the state of its source object when it was compiled. */
+  private static final class Entry<T> {
+    final Object stamp;
+    final T value;
+    long lastUsed;
+
+    Entry(Object stamp, T value, long lastUsed) {
+      this.stamp = stamp;
+      this.value = value;
+      this.lastUsed = lastUsed;
+    }
+  }
+
+  /** The pod state a compiled pod depends on (containers by reference, scalars by value). */
+  private record PodStamp(Object spec, Object meta, String nodeName, String deletion, String resourceVersion, String name,
+      String namespace, String uid, Object labels, Object annotations, Object owners) {
+
+    static PodStamp of(Pod p) {
+      ObjectMeta m = p.getMetadata();
+      String nodeName = p.getSpec() == null ? null : p.getSpec().getNodeName();
+      if (m == null) {
+        return new PodStamp(p.getSpec(), null, nodeName, null, null, null, null, null, null, null, null);
+      }
+      return new PodStamp(p.getSpec(), m, nodeName, m.getDeletionTimestamp(), m.getResourceVersion(), m.getName(),
+          m.getNamespace(), m.getUid(), m.getLabels(), m.getAnnotations(), m.getOwnerReferences());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PodStamp s && spec == s.spec && meta == s.meta && labels == s.labels && annotations == s.annotations
+          && owners == s.owners && Objects.equals(nodeName, s.nodeName) && Objects.equals(deletion, s.deletion)
+          && Objects.equals(resourceVersion, s.resourceVersion) && Objects.equals(name, s.name)
+          && Objects.equals(namespace, s.namespace) && Objects.equals(uid, s.uid);
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(spec);
+    }
+  }
+
+  /** The node state a compiled node depends on (by value: nodes are few and the simulator edits taints in place). */
+  private record NodeStamp(String resourceVersion, String name, Map<String, String> labels, Object taints, Boolean unschedulable,
+      Object allocatable, Object capacity) {
+
+    static NodeStamp of(Node n) {
+      ObjectMeta m = n.getMetadata();
+      Object taints = n.getSpec() == null || n.getSpec().getTaints() == null ? null : new ArrayList<>(n.getSpec().getTaints());
+      Boolean unschedulable = n.getSpec() == null ? null : n.getSpec().getUnschedulable();
+      Object alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null ? null : new java.util.HashMap<>(n.getStatus().getAllocatable());
+      Object cap = n.getStatus() == null || n.getStatus().getCapacity() == null ? null : new java.util.HashMap<>(n.getStatus().getCapacity());
+      Map<String, String> labels = m == null || m.getLabels() == null ? null : new java.util.HashMap<>(m.getLabels());
+      return new NodeStamp(m == null ? null : m.getResourceVersion(), m == null ? null : m.getName(), labels, taints, unschedulable,
+          alloc, cap);
+    }
+
+    boolean matches(Node n) {
+      ObjectMeta m = n.getMetadata();
+      return Objects.equals(resourceVersion, m == null ? null : m.getResourceVersion())
+          && Objects.equals(name, m == null ? null : m.getName())
+          && Objects.equals(labels, m == null ? null : m.getLabels())
+          && Objects.equals(taints, n.getSpec() == null ? null : n.getSpec().getTaints())
+          && Objects.equals(unschedulable, n.getSpec() == null ? null : n.getSpec().getUnschedulable())
+          && Objects.equals(allocatable, n.getStatus() == null ? null : n.getStatus().getAllocatable())
+          && Objects.equals(capacity, n.getStatus() == null ? null : n.getStatus().getCapacity());
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.headroom.core.autoscaler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CompileCacheTest {
+
+  private static SnapshotSimulation loop(CompileCache cache, List<Node> nodes, List<Pod> bound) {
+    SnapshotSimulation sim = new SnapshotSimulation(cache);
+    nodes.forEach(sim::addNode);
+    for (Pod p : bound) {
+      sim.addPod(p, p.getSpec().getNodeName());
+    }
+    return sim;
+  }
+
+  @Test
+  void reusesCompiledFormsOfUnchangedObjectsAcrossLoops() {
+    CompileCache cache = new CompileCache();
+    Node n = Fixtures.node("n1", "g", "4", "8Gi", true, Fixtures.T0);
+    Pod p = Fixtures.pod("p1", "1", "1Gi", "n1");
+    CompileCache.Session first = cache.begin();
+    var c1 = first.pod(CompileCache.Kind.AS_IS, p, first.compiler()::compile);
+    var n1 = first.node(CompileCache.Kind.AS_IS, n, first.compiler()::compile);
+    CompileCache.Session second = cache.begin();
+    assertThat(second.pod(CompileCache.Kind.AS_IS, p, second.compiler()::compile)).isSameAs(c1);
+    assertThat(second.node(CompileCache.Kind.AS_IS, n, second.compiler()::compile)).isSameAs(n1);
+  }
+
+  @Test
+  void recompilesAPodWhoseNodeNameChangedInPlace() {
+    CompileCache cache = new CompileCache();
+    Node n1 = Fixtures.node("n1", "g", "4", "8Gi", true, Fixtures.T0);
+    Node n2 = Fixtures.node("n2", "g", "4", "8Gi", true, Fixtures.T0);
+    Pod p = Fixtures.pod("p1", "3", "1Gi", "n1");
+    SnapshotSimulation a = loop(cache, List.of(n1, n2), List.of(p));
+    assertThat(a.podsOn("n1")).containsExactly(p);
+    p.getSpec().setNodeName("n2");
+    SnapshotSimulation b = loop(cache, List.of(n1, n2), List.of(p));
+    assertThat(b.podsOn("n1")).isEmpty();
+    assertThat(b.podsOn("n2")).containsExactly(p);
+    // the pod pins to its (new) node: a second 3-CPU pod fits only on n1
+    Pod q = Fixtures.pod("q", "3", "1Gi", null);
+    assertThat(b.schedule(q, x -> true)).isEqualTo(Optional.of("n1"));
+  }
+
+  @Test
+  void recompilesANodeWhoseTaintsChangedInPlace() {
+    CompileCache cache = new CompileCache();
+    Node n = Fixtures.node("n1", "g", "4", "8Gi", true, Fixtures.T0);
+    n.getSpec().setTaints(new java.util.ArrayList<>(List.of(new TaintBuilder().withKey("k").withEffect("NoSchedule").build())));
+    Pod q = Fixtures.pod("q", "1", "1Gi", null);
+    assertThat(loop(cache, List.of(n), List.of()).schedule(q, x -> true)).isEmpty();
+    n.getSpec().getTaints().clear();
+    assertThat(loop(cache, List.of(n), List.of()).schedule(q, x -> true)).isEqualTo(Optional.of("n1"));
+  }
+
+  @Test
+  void anOlderSessionCompilesWithoutTouchingTheCache() {
+    CompileCache cache = new CompileCache();
+    Pod p = Fixtures.pod("p1", "1", "1Gi", null);
+    CompileCache.Session old = cache.begin();
+    CompileCache.Session now = cache.begin();
+    var fromOld = old.pod(CompileCache.Kind.AS_IS, p, old.compiler()::compile);
+    var fromNow = now.pod(CompileCache.Kind.AS_IS, p, now.compiler()::compile);
+    assertThat(fromNow).isNotSameAs(fromOld);
+    assertThat(now.pod(CompileCache.Kind.AS_IS, p, now.compiler()::compile)).isSameAs(fromNow);
+  }
+
+  @Test
+  void dropsEntriesUnusedForTwoLoops() {
+    CompileCache cache = new CompileCache();
+    Pod p = Fixtures.pod("p1", "1", "1Gi", null);
+    CompileCache.Session s = cache.begin();
+    var c = s.pod(CompileCache.Kind.AS_IS, p, s.compiler()::compile);
+    cache.begin();
+    cache.begin();
+    CompileCache.Session later = cache.begin();
+    assertThat(later.pod(CompileCache.Kind.AS_IS, p, later.compiler()::compile)).isNotSameAs(c);
+  }
+}
