@@ -6,7 +6,10 @@ import dev.headroom.core.scheduling.SchedulingCompiler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +25,7 @@ import java.util.function.Function;
  * was built from: the pod's spec and metadata objects, its {@code spec.nodeName}, {@code deletionTimestamp},
  * resourceVersion, name, namespace and UID, and its label, annotation and owner-reference containers (by
  * reference); a node's resourceVersion, name, labels, taints, {@code unschedulable}, allocatable and capacity
- * (by value). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
+ * (quantities by reference). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
  * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
  * simulator builds a new spec for every pod and changes only the scalar fields above.
  *
@@ -181,17 +184,20 @@ public final class CompileCache {
     }
   }
 
-  /** The node state a compiled node depends on (by value: nodes are few and the simulator edits taints in place). */
-  private record NodeStamp(String resourceVersion, String name, Map<String, String> labels, Object taints, Boolean unschedulable,
-      Object allocatable, Object capacity) {
+  /**
+   * The node state a compiled node depends on: labels and taints by value (the simulator edits taints in
+   * place), allocatable and capacity entries by quantity reference (comparing quantities by value parses them).
+   */
+  private record NodeStamp(String resourceVersion, String name, Map<String, String> labels, List<Taint> taints, Boolean unschedulable,
+      Map<String, Quantity> allocatable, Map<String, Quantity> capacity) {
 
     static NodeStamp of(Node n) {
       ObjectMeta m = n.getMetadata();
-      Object taints = n.getSpec() == null || n.getSpec().getTaints() == null ? null : new ArrayList<>(n.getSpec().getTaints());
+      List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? null : new ArrayList<>(n.getSpec().getTaints());
       Boolean unschedulable = n.getSpec() == null ? null : n.getSpec().getUnschedulable();
-      Object alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null ? null : new java.util.HashMap<>(n.getStatus().getAllocatable());
-      Object cap = n.getStatus() == null || n.getStatus().getCapacity() == null ? null : new java.util.HashMap<>(n.getStatus().getCapacity());
-      Map<String, String> labels = m == null || m.getLabels() == null ? null : new java.util.HashMap<>(m.getLabels());
+      Map<String, Quantity> alloc = n.getStatus() == null || n.getStatus().getAllocatable() == null ? null : new HashMap<>(n.getStatus().getAllocatable());
+      Map<String, Quantity> cap = n.getStatus() == null || n.getStatus().getCapacity() == null ? null : new HashMap<>(n.getStatus().getCapacity());
+      Map<String, String> labels = m == null || m.getLabels() == null ? null : new HashMap<>(m.getLabels());
       return new NodeStamp(m == null ? null : m.getResourceVersion(), m == null ? null : m.getName(), labels, taints, unschedulable,
           alloc, cap);
     }
@@ -203,8 +209,23 @@ public final class CompileCache {
           && Objects.equals(labels, m == null ? null : m.getLabels())
           && Objects.equals(taints, n.getSpec() == null ? null : n.getSpec().getTaints())
           && Objects.equals(unschedulable, n.getSpec() == null ? null : n.getSpec().getUnschedulable())
-          && Objects.equals(allocatable, n.getStatus() == null ? null : n.getStatus().getAllocatable())
-          && Objects.equals(capacity, n.getStatus() == null ? null : n.getStatus().getCapacity());
+          && sameQuantities(allocatable, n.getStatus() == null ? null : n.getStatus().getAllocatable())
+          && sameQuantities(capacity, n.getStatus() == null ? null : n.getStatus().getCapacity());
+    }
+
+    private static boolean sameQuantities(Map<String, Quantity> stamp, Map<String, Quantity> now) {
+      if (stamp == null || now == null) {
+        return stamp == now;
+      }
+      if (stamp.size() != now.size()) {
+        return false;
+      }
+      for (Map.Entry<String, Quantity> e : now.entrySet()) {
+        if (stamp.get(e.getKey()) != e.getValue()) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -56,6 +56,18 @@ public interface SchedulingSimulation {
   /** Effective requests of a pod in milli-units (cached by the implementation). */
   java.util.Map<String, Long> requests(Pod pod);
 
+  /**
+   * The milli-value of {@code node}'s {@code status.allocatable[resource]}, 0 when absent (implementations
+   * may answer from their compiled node instead of parsing the quantity again).
+   */
+  default long allocatableMilli(io.fabric8.kubernetes.api.model.Node node, String resource) {
+    if (node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+      return 0;
+    }
+    io.fabric8.kubernetes.api.model.Quantity q = node.getStatus().getAllocatable().get(resource);
+    return q == null ? 0 : dev.headroom.core.resources.Quantities.milli(q);
+  }
+
   /** The binpacking estimator's answer for one group. */
   record Estimate(int nodeCount, List<Pod> pods) {}
 

@@ -9,6 +9,7 @@ import dev.headroom.core.scheduling.NodeLimiter;
 import dev.headroom.core.scheduling.Placement;
 import dev.headroom.core.scheduling.PodClass;
 import dev.headroom.core.scheduling.Reason;
+import dev.headroom.core.scheduling.ResourceIds;
 import dev.headroom.core.scheduling.SchedulingCompiler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -166,6 +167,16 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   @Override
   public Map<String, Long> requests(Pod pod) {
     return compiled(pod).requestMap();
+  }
+
+  @Override
+  public long allocatableMilli(Node node, String resource) {
+    if (node.getStatus() == null || node.getStatus().getAllocatable() == null || node.getStatus().getAllocatable().isEmpty()
+        || ResourceIds.PODS.equals(resource)) {
+      return SchedulingSimulation.super.allocatableMilli(node, resource);
+    }
+    int id = compiler.resources().find(resource);
+    return id < 0 ? 0 : compiled(node).allocatable(id);
   }
 
   @Override

@@ -110,8 +110,9 @@ public final class ScaleDownPlanner {
       NodeGroup g = groups.get(group);
       boolean ready = readyNodes.contains(name);
       List<Pod> pods = sim.podsOn(name);
-      Utilization.Value u = Utilization.of(n, pods, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(), sim::requests);
+      Utilization.Value u = Utilization.of(pods, g.options().ignoreDaemonSetsUtilization() != null
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(), sim::requests,
+          r -> sim.allocatableMilli(n, r));
       double threshold = u.gpu()
           ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
           : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());

@@ -33,7 +33,16 @@ public final class Utilization {
    */
   public static Value of(Node node, List<Pod> pods, boolean ignoreDaemonSets, java.util.function.Function<Pod, Map<String, Long>> requests) {
     Map<String, Quantity> alloc = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of() : node.getStatus().getAllocatable();
-    long gpuAlloc = milli(alloc, GPU);
+    return of(pods, ignoreDaemonSets, requests, r -> milli(alloc, r));
+  }
+
+  /**
+   * As {@link #of(Node, List, boolean, java.util.function.Function)}, with the node's allocatable milli-values
+   * from {@code allocatable} (must equal the parsed {@code status.allocatable} entry, 0 when absent).
+   */
+  public static Value of(List<Pod> pods, boolean ignoreDaemonSets, java.util.function.Function<Pod, Map<String, Long>> requests,
+      java.util.function.ToLongFunction<String> allocatable) {
+    long gpuAlloc = allocatable.applyAsLong(GPU);
     if (gpuAlloc > 0) {
       long used = 0;
       for (Pod p : pods) {
@@ -62,8 +71,8 @@ public final class Utilization {
         mem += m;
       }
     }
-    double cu = fraction(cpu, milli(alloc, "cpu") - dsCpu);
-    double mu = fraction(mem, milli(alloc, "memory") - dsMem);
+    double cu = fraction(cpu, allocatable.applyAsLong("cpu") - dsCpu);
+    double mu = fraction(mem, allocatable.applyAsLong("memory") - dsMem);
     return new Value(Math.max(cu, mu), false);
   }
 
