@@ -89,7 +89,7 @@ class PlanCommandTest {
         .containsEntry("onUpcomingNodes", 0).containsEntry("onNewNodes", 0).containsEntry("unschedulable", 1);
     assertThat(list(gpu, "conditions")).extracting(c -> c.get("type") + "=" + c.get("status") + " " + c.get("reason") + ": " + c.get("message"))
         .containsExactly(
-            "ReadyForProvisioning=True ReadyForProvisioning: ready",
+            "ReadyForProvisioning=True AttributesSetSuccessfully: ready",
             "Provisioning=True FakePodsInjected: ",
             "CapacityAvailable=False RequiresNewCapacity: 0/1 virtual pods required new capacity, 1 failed");
     Map<String, Object> web = buffers.get(1);
