@@ -1,6 +1,7 @@
 package dev.headroom.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
+import dev.headroom.api.v1beta1.CapacityBufferStatus;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Namespaced;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
+import dev.headroom.api.v1beta1.LocalObjectRef;
+import dev.headroom.api.v1beta1.ScalableRef;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 import java.util.Objects;
@@ -20,11 +22,11 @@ import java.util.Objects;
 @ValidationRule(value = CapacityBufferSpec.RULE_NOT_BOTH_REFS, message = CapacityBufferSpec.MESSAGE_NOT_BOTH_REFS)
 public class CapacityBufferSpec {
   /** CEL rule 1 (both versions). */
-  public static final String RULE_REPLICAS_OR_LIMITS = "!has(self.podTemplateRef) || has(self.replicas) || has(self.limits)";
+  public static final String RULE_REPLICAS_OR_LIMITS = dev.headroom.api.v1beta1.CapacityBufferSpec.RULE_REPLICAS_OR_LIMITS;
   /** Message of CEL rule 1 (both versions; the literal "X" is upstream's). */
-  public static final String MESSAGE_REPLICAS_OR_LIMITS = "If X is set, replicas or limits must also be set";
+  public static final String MESSAGE_REPLICAS_OR_LIMITS = dev.headroom.api.v1beta1.CapacityBufferSpec.MESSAGE_REPLICAS_OR_LIMITS;
   /** CEL rule 2 (both versions). */
-  public static final String RULE_NOT_BOTH_REFS = "!(has(self.podTemplateRef) && has(self.scalableRef))";
+  public static final String RULE_NOT_BOTH_REFS = dev.headroom.api.v1beta1.CapacityBufferSpec.RULE_NOT_BOTH_REFS;
   /** Message of CEL rule 2 in v1alpha1 (upstream's wording, reproduced although it contradicts the rule). */
   public static final String MESSAGE_NOT_BOTH_REFS = "You must define both PodTemplateRef and ScalableRef";
   /** The schema default of {@code provisioningStrategy}. */
