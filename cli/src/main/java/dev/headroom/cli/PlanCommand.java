@@ -8,10 +8,9 @@ import dev.headroom.core.autoscaler.expander.Expanders;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,14 +57,11 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Instant at;
-    try {
-      at = now == null ? Instant.now() : OffsetDateTime.parse(now).toInstant();
-    } catch (DateTimeParseException e) {
-      err.println("--now: \"" + now + "\" is not an RFC 3339 time such as 2026-03-02T08:30:00Z");
-      err.flush();
+    Optional<Instant> parsedNow = NowOption.parse(now, err);
+    if (parsedNow.isEmpty()) {
       return 1;
     }
+    Instant at = parsedNow.get();
     try {
       Expanders.parse(expander);
     } catch (IllegalArgumentException e) {
