@@ -62,30 +62,36 @@ public final class ApiTemplateStore implements ManagedTemplateStore {
 
   @Override
   public PodTemplate create(PodTemplate template) throws ClusterApiException {
-    try {
-      PodTemplate created = client.resources(PodTemplate.class).inNamespace(template.getMetadata().getNamespace()).resource(template).create();
-      metrics.templateWrite("create");
-      remember(created);
-      return created;
-    } catch (KubernetesClientException e) {
-      metrics.apiError("create", e.getCode());
-      if (e.getCode() == 409) {
-        return retryLive(template, e);
-      }
-      throw new ClusterApiException(ApiErrors.message(e), e);
-    }
+    return write(Verb.CREATE, template, true);
   }
 
   @Override
   public PodTemplate update(PodTemplate template) throws ClusterApiException {
+    return write(Verb.UPDATE, template, true);
+  }
+
+  private enum Verb {
+    CREATE("create"),
+    UPDATE("update");
+
+    final String metricName;
+
+    Verb(String metricName) {
+      this.metricName = metricName;
+    }
+  }
+
+  /** One CREATE or UPDATE call; a 409 re-runs core's upsert rule once against a live GET when allowed. */
+  private PodTemplate write(Verb verb, PodTemplate template, boolean retryOnConflict) throws ClusterApiException {
+    var resource = client.resources(PodTemplate.class).inNamespace(template.getMetadata().getNamespace()).resource(template);
     try {
-      PodTemplate updated = client.resources(PodTemplate.class).inNamespace(template.getMetadata().getNamespace()).resource(template).update();
-      metrics.templateWrite("update");
-      remember(updated);
-      return updated;
+      PodTemplate written = verb == Verb.CREATE ? resource.create() : resource.update();
+      metrics.templateWrite(verb.metricName);
+      remember(written);
+      return written;
     } catch (KubernetesClientException e) {
-      metrics.apiError("update", e.getCode());
-      if (e.getCode() == 409) {
+      metrics.apiError(verb.metricName, e.getCode());
+      if (retryOnConflict && e.getCode() == 409) {
         return retryLive(template, e);
       }
       throw new ClusterApiException(ApiErrors.message(e), e);
@@ -117,28 +123,12 @@ public final class ApiTemplateStore implements ManagedTemplateStore {
 
     @Override
     public PodTemplate create(PodTemplate template) throws ClusterApiException {
-      try {
-        PodTemplate created = client.resources(PodTemplate.class).inNamespace(template.getMetadata().getNamespace()).resource(template).create();
-        metrics.templateWrite("create");
-        remember(created);
-        return created;
-      } catch (KubernetesClientException e) {
-        metrics.apiError("create", e.getCode());
-        throw new ClusterApiException(ApiErrors.message(e), e);
-      }
+      return write(Verb.CREATE, template, false);
     }
 
     @Override
     public PodTemplate update(PodTemplate template) throws ClusterApiException {
-      try {
-        PodTemplate updated = client.resources(PodTemplate.class).inNamespace(template.getMetadata().getNamespace()).resource(template).update();
-        metrics.templateWrite("update");
-        remember(updated);
-        return updated;
-      } catch (KubernetesClientException e) {
-        metrics.apiError("update", e.getCode());
-        throw new ClusterApiException(ApiErrors.message(e), e);
-      }
+      return write(Verb.UPDATE, template, false);
     }
   }
 }
