@@ -22,11 +22,24 @@ import java.util.Set;
  */
 public final class BufferInjector {
 
-  /** One selected buffer and what the loop does with it. */
+  /**
+   * One selected buffer and what the loop does with it. Entries are compared by identity: a loop has one
+   * entry per buffer, and hashing one by value would hash the buffer and every virtual pod.
+   */
   public record Entry(CapacityBuffer buffer, Condition provisioning, List<Pod> pods) {
     /** True when virtual pods were injected. */
     public boolean injected() {
       return BufferConditions.TRUE.equals(provisioning.getStatus());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
     }
   }
 

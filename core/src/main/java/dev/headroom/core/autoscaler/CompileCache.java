@@ -29,13 +29,15 @@ import java.util.function.Function;
  * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
  * simulator builds a new spec for every pod and changes only the scalar fields above.
  *
- * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped. The compiler (whose interning and
+ * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS} loops). The compiler (whose interning and
  * class tables only grow) is replaced with an empty one when it compiled far more objects than are live.
  */
 public final class CompileCache {
 
-  /** Loops an unused entry survives. */
+  /** Loops an unused entry survives at least. */
   static final int EVICT_AFTER_LOOPS = 2;
+  /** How often (in loops) stale entries are swept out; between sweeps they only cost memory. */
+  static final int SWEEP_EVERY_LOOPS = 8;
   private static final int MIN_RESET_THRESHOLD = 4096;
 
   /** Which compiled form of an object an entry holds. */
@@ -65,9 +67,18 @@ public final class CompileCache {
   /** Starts a loop's session: evicts stale entries and, when it has grown too much, replaces the compiler. */
   Session begin() {
     loop++;
+    if (loop % SWEEP_EVERY_LOOPS == 0) {
+      sweep();
+    }
+    current = new Session(compiler);
+    return current;
+  }
+
+  /** Drops entries unused for {@link #EVICT_AFTER_LOOPS} loops; replaces the compiler when it has grown too much. */
+  private void sweep() {
     int live = 0;
+    long oldest = loop - EVICT_AFTER_LOOPS;
     for (int i = 0; i < pods.size(); i++) {
-      long oldest = loop - EVICT_AFTER_LOOPS;
       pods.get(i).values().removeIf(e -> e.lastUsed < oldest);
       nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
       live += pods.get(i).size() + nodes.get(i).size();
@@ -80,8 +91,6 @@ public final class CompileCache {
         nodes.get(i).clear();
       }
     }
-    current = new Session(compiler);
-    return current;
   }
 
   /** The compiled objects of one loop. */
@@ -108,7 +117,8 @@ public final class CompileCache {
       }
       Map<Object, Entry<CompiledPod>> map = pods.get(kind.ordinal());
       Entry<CompiledPod> e = map.get(pod);
-      if (e != null && e.stamp.equals(PodStamp.of(pod))) {
+      // an object is not changed during a loop: one validation per loop suffices
+      if (e != null && (e.lastUsed == loop || ((PodStamp) e.stamp).matches(pod))) {
         e.lastUsed = loop;
         return e.value;
       }
@@ -132,7 +142,7 @@ public final class CompileCache {
       }
       Map<Object, Entry<CompiledNode>> map = nodes.get(kind.ordinal());
       Entry<CompiledNode> e = map.get(node);
-      if (e != null && ((NodeStamp) e.stamp).matches(node)) {
+      if (e != null && (e.lastUsed == loop || ((NodeStamp) e.stamp).matches(node))) {
         e.lastUsed = loop;
         return e.value;
       }
@@ -170,17 +180,25 @@ public final class CompileCache {
           m.getNamespace(), m.getUid(), m.getLabels(), m.getAnnotations(), m.getOwnerReferences());
     }
 
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof PodStamp s && spec == s.spec && meta == s.meta && labels == s.labels && annotations == s.annotations
-          && owners == s.owners && Objects.equals(nodeName, s.nodeName) && Objects.equals(deletion, s.deletion)
-          && Objects.equals(resourceVersion, s.resourceVersion) && Objects.equals(name, s.name)
-          && Objects.equals(namespace, s.namespace) && Objects.equals(uid, s.uid);
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(spec);
+    /** True when {@code p} is in the state this stamp was taken from (no allocation). */
+    boolean matches(Pod p) {
+      if (p.getSpec() != spec) {
+        return false;
+      }
+      ObjectMeta m = p.getMetadata();
+      if (m != meta) {
+        return false;
+      }
+      String nn = spec == null ? null : p.getSpec().getNodeName();
+      if (!Objects.equals(nodeName, nn)) {
+        return false;
+      }
+      if (m == null) {
+        return true;
+      }
+      return m.getLabels() == labels && m.getAnnotations() == annotations && m.getOwnerReferences() == owners
+          && Objects.equals(deletion, m.getDeletionTimestamp()) && Objects.equals(resourceVersion, m.getResourceVersion())
+          && Objects.equals(name, m.getName()) && Objects.equals(namespace, m.getNamespace()) && Objects.equals(uid, m.getUid());
     }
   }
 

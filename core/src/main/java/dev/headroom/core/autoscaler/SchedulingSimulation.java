@@ -28,6 +28,19 @@ public interface SchedulingSimulation {
   /** The pods currently on a node. */
   List<Pod> podsOn(String nodeName);
 
+  /** A pod on a node with its effective requests (milli-units) and whether it is a buffer's virtual pod. */
+  record PodRequests(Pod pod, java.util.Map<String, Long> requests, boolean virtual) {}
+
+  /** The pods currently on a node with their requests, in {@link #podsOn} order. */
+  default List<PodRequests> podRequestsOn(String nodeName) {
+    List<Pod> pods = podsOn(nodeName);
+    List<PodRequests> out = new java.util.ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      out.add(new PodRequests(p, requests(p), VirtualPods.isVirtual(p)));
+    }
+    return out;
+  }
+
   /** Places the pod on the first acceptable node that passes every predicate; the pod stays in the snapshot. */
   Optional<String> schedule(Pod pod, Predicate<String> acceptableNode);
 

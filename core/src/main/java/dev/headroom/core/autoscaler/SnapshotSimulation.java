@@ -108,6 +108,20 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
+  public List<PodRequests> podRequestsOn(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      return List.of();
+    }
+    List<CompiledPod> on = snapshot.podsOn(i);
+    List<PodRequests> out = new ArrayList<>(on.size());
+    for (CompiledPod c : on) {
+      out.add(new PodRequests(c.pod(), c.requestMap(), c.isVirtual()));
+    }
+    return out;
+  }
+
+  @Override
   public Optional<String> schedule(Pod pod, Predicate<String> acceptableNode) {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
@@ -176,7 +190,13 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       return SchedulingSimulation.super.allocatableMilli(node, resource);
     }
     int id = compiler.resources().find(resource);
-    return id < 0 ? 0 : compiled(node).allocatable(id);
+    if (id < 0) {
+      return 0;
+    }
+    // the node as the snapshot holds it, when it was compiled from this very object
+    int i = node.getMetadata() == null ? -1 : snapshot.nodeIndex(node.getMetadata().getName());
+    CompiledNode inSnapshot = i < 0 ? null : snapshot.node(i);
+    return inSnapshot != null && inSnapshot.node() == node ? inSnapshot.allocatable(id) : compiled(node).allocatable(id);
   }
 
   @Override

@@ -109,9 +109,9 @@ public final class ScaleDownPlanner {
       }
       NodeGroup g = groups.get(group);
       boolean ready = readyNodes.contains(name);
-      List<Pod> pods = sim.podsOn(name);
-      Utilization.Value u = Utilization.of(pods, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(), sim::requests,
+      List<SchedulingSimulation.PodRequests> onNode = sim.podRequestsOn(name);
+      Utilization.Value u = Utilization.ofRequests(onNode, g.options().ignoreDaemonSetsUtilization() != null
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(),
           r -> sim.allocatableMilli(n, r));
       double threshold = u.gpu()
           ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
@@ -122,7 +122,8 @@ public final class ScaleDownPlanner {
       }
       List<Pod> toMove = new ArrayList<>();
       String blocked = null;
-      for (Pod p : pods) {
+      for (SchedulingSimulation.PodRequests pr : onNode) {
+        Pod p = pr.pod();
         Drainability d = rules.classify(p, budgets, now);
         if (d instanceof Drainability.Blocked b) {
           blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
