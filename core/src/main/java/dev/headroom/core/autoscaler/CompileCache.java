@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler;
 
+import dev.headroom.core.scheduling.ClusterSnapshot;
 import dev.headroom.core.scheduling.CompiledNode;
 import dev.headroom.core.scheduling.CompiledPod;
 import dev.headroom.core.scheduling.SchedulingCompiler;
@@ -56,6 +57,13 @@ public final class CompileCache {
   private final List<Map<Object, Entry<CompiledPod>>> pods = new ArrayList<>();
   private final List<Map<Object, Entry<CompiledNode>>> nodes = new ArrayList<>();
   private Session current;
+  private Base base;
+
+  /**
+   * The snapshot a session loaded (nodes and their bound pods) and kept for the next loop: its compiler and
+   * the compiled nodes it was loaded with, in order.
+   */
+  record Base(SchedulingCompiler compiler, List<CompiledNode> nodes, ClusterSnapshot snapshot) {}
 
   public CompileCache() {
     for (Kind k : Kind.values()) {
@@ -85,6 +93,7 @@ public final class CompileCache {
     }
     if (compiledSinceReset > Math.max(MIN_RESET_THRESHOLD, 4 * live)) {
       compiler = new SchedulingCompiler();
+      base = null;
       compiledSinceReset = 0;
       for (int i = 0; i < pods.size(); i++) {
         pods.get(i).clear();
@@ -126,6 +135,21 @@ public final class CompileCache {
       compiledSinceReset++;
       map.put(pod, new Entry<>(PodStamp.of(pod), c, loop));
       return c;
+    }
+
+    /**
+     * The base the previous session kept, when this session may take it over (it is the next loop of the same
+     * compiler); null otherwise.
+     */
+    Base previousBase() {
+      return live() && base != null && base.compiler() == sessionCompiler ? base : null;
+    }
+
+    /** Keeps {@code snapshot}, loaded with {@code nodes}, for the next session. */
+    void keepBase(List<CompiledNode> loadedNodes, ClusterSnapshot snapshot) {
+      if (live()) {
+        base = new Base(sessionCompiler, loadedNodes, snapshot);
+      }
     }
 
     /** Records a compiled pod built outside the cache (a moved pod's copy) under its own pod. */

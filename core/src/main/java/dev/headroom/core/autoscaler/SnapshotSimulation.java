@@ -32,7 +32,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       Reason.UNTOLERATED_TAINT, Reason.NODE_AFFINITY, Reason.TOO_MANY_PODS, Reason.INSUFFICIENT_RESOURCE, Reason.UNSUPPORTED);
 
   private final SchedulingCompiler compiler;
-  private final ClusterSnapshot snapshot;
+  private ClusterSnapshot snapshot;
   private final CompileCache.Session cache;
 
   public SnapshotSimulation() {
@@ -70,6 +70,58 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return cache.node(CompileCache.Kind.AS_IS, n, compiler::compile);
   }
 
+  /**
+   * Loads the loop's nodes and bound pods. The loaded state is kept in the cache for the next loop: when that
+   * loop loads the same node objects, unchanged and in the same order, and knows which pods changed, it
+   * reverts this loop's additions and applies only those pods (a pod that moved is re-added at the end of its
+   * node's list). Everything the loop adds afterwards lives in a layer above the loaded state.
+   */
+  @Override
+  public void load(List<Node> nodes, java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all,
+      java.util.Set<String> changed, java.util.function.Function<String, BoundPod> bound) {
+    List<CompiledNode> compiledNodes = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      compiledNodes.add(compiled(n));
+    }
+    CompileCache.Base base = cache.previousBase();
+    if (base != null && changed != null && sameNodes(base.nodes(), compiledNodes)) {
+      ClusterSnapshot s = base.snapshot();
+      s.revertAll();
+      for (String uid : changed) {
+        s.removePod(uid);
+        BoundPod b = bound.apply(uid);
+        int i = b == null ? -1 : s.nodeIndex(b.nodeName());
+        if (i >= 0) {
+          s.addPod(compiled(b.pod()), i);
+        }
+      }
+      snapshot = s;
+    } else {
+      ClusterSnapshot s = new ClusterSnapshot(compiler);
+      for (CompiledNode n : compiledNodes) {
+        s.addNode(n);
+      }
+      for (BoundPod b : all.get()) {
+        s.addPod(compiled(b.pod()), b.nodeName());
+      }
+      snapshot = s;
+    }
+    cache.keepBase(compiledNodes, snapshot);
+    snapshot.fork();
+  }
+
+  private static boolean sameNodes(List<CompiledNode> a, List<CompiledNode> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public void addNode(Node node) {
     snapshot.addNode(compiled(node));
@@ -105,6 +157,37 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       out.add(c.pod());
     }
     return out;
+  }
+
+  @Override
+  public NodeRequests requestsOn(String nodeName, boolean daemonSetsApart) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      return new NodeRequests(0, 0, 0, 0, 0);
+    }
+    int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+    long cpu = 0;
+    long mem = 0;
+    long gpu = 0;
+    long dsCpu = 0;
+    long dsMem = 0;
+    for (CompiledPod c : snapshot.podsOn(i)) {
+      if (c.isVirtual()) {
+        continue;
+      }
+      long cr = c.request(ResourceIds.CPU);
+      long mr = c.request(ResourceIds.MEMORY);
+      gpu += gpuId < 0 ? 0 : c.request(gpuId);
+      if (daemonSetsApart && (dev.headroom.core.autoscaler.scaledown.DrainRules.isDaemonSetPod(c.pod())
+          || dev.headroom.core.autoscaler.scaledown.DrainRules.isMirrorPod(c.pod()))) {
+        dsCpu += cr;
+        dsMem += mr;
+      } else {
+        cpu += cr;
+        mem += mr;
+      }
+    }
+    return new NodeRequests(cpu, mem, gpu, dsCpu, dsMem);
   }
 
   @Override

@@ -97,6 +97,13 @@ public final class ClusterSnapshot {
     depth--;
   }
 
+  /** Drops every layer above the base: the snapshot as it was before the first open {@link #fork()}. */
+  public void revertAll() {
+    while (top.parent != null) {
+      revert();
+    }
+  }
+
   /** Folds the top layer into its parent, keeping its mutations. O(changes in the layer). */
   public void commit() {
     Layer c = top;
@@ -322,7 +329,11 @@ public final class ClusterSnapshot {
     }
     NodeState s = stateForWrite(index);
     CompiledPod pod = s.remove(uid);
-    top.podNodes.put(uid, -1);
+    if (top.parent == null) {
+      top.podNodes.remove(uid);
+    } else {
+      top.podNodes.put(uid, -1);
+    }
     top.podTotal--;
     for (CounterDef def : counterDefs) {
       if (def.matches(this, pod)) {

@@ -52,6 +52,7 @@ public final class SimCluster {
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
   private long version;
+  private final PodChangeLog podChanges = new PodChangeLog();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -198,6 +199,8 @@ public final class SimCluster {
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
+    p.watch(podChanges::add);
+    podChanges.add(p);
     version++;
     schedulerTrigger.run();
     return p;
@@ -247,6 +250,7 @@ public final class SimCluster {
     p.gone();
     version++;
     pods.remove(p.uid());
+    podChanges.add(p);
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
       handler.accept(p);
@@ -254,6 +258,11 @@ public final class SimCluster {
     if (wasBound) {
       schedulerTrigger.run();
     }
+  }
+
+  /** The log of pod changes (creations, in-place changes, deletions), for the autoscaler's pod index. */
+  public PodChangeLog podChanges() {
+    return podChanges;
   }
 
   /** Live pods in creation order. */

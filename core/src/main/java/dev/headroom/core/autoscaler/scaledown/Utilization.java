@@ -56,36 +56,17 @@ public final class Utilization {
    */
   public static Value ofRequests(List<SchedulingSimulation.PodRequests> pods, boolean ignoreDaemonSets,
       java.util.function.ToLongFunction<String> allocatable) {
+    return of(SchedulingSimulation.NodeRequests.of(pods, ignoreDaemonSets), allocatable);
+  }
+
+  /** The utilisation of a node from its request sums (DaemonSet/mirror sums apart only when they are ignored). */
+  public static Value of(SchedulingSimulation.NodeRequests r, java.util.function.ToLongFunction<String> allocatable) {
     long gpuAlloc = allocatable.applyAsLong(GPU);
     if (gpuAlloc > 0) {
-      long used = 0;
-      for (var p : pods) {
-        if (!p.virtual()) {
-          used += p.requests().getOrDefault(GPU, 0L);
-        }
-      }
-      return new Value((double) used / gpuAlloc, true);
+      return new Value((double) r.gpu() / gpuAlloc, true);
     }
-    long cpu = 0;
-    long mem = 0;
-    long dsCpu = 0;
-    long dsMem = 0;
-    for (var p : pods) {
-      if (p.virtual()) {
-        continue;
-      }
-      long c = p.requests().getOrDefault("cpu", 0L);
-      long m = p.requests().getOrDefault("memory", 0L);
-      if (ignoreDaemonSets && (DrainRules.isDaemonSetPod(p.pod()) || DrainRules.isMirrorPod(p.pod()))) {
-        dsCpu += c;
-        dsMem += m;
-      } else {
-        cpu += c;
-        mem += m;
-      }
-    }
-    double cu = fraction(cpu, allocatable.applyAsLong("cpu") - dsCpu);
-    double mu = fraction(mem, allocatable.applyAsLong("memory") - dsMem);
+    double cu = fraction(r.cpu(), allocatable.applyAsLong("cpu") - r.daemonSetCpu());
+    double mu = fraction(r.memory(), allocatable.applyAsLong("memory") - r.daemonSetMemory());
     return new Value(Math.max(cu, mu), false);
   }
 
