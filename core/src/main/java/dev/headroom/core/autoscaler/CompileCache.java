@@ -58,6 +58,12 @@ public final class CompileCache {
   private final List<Map<Object, Entry<CompiledNode>>> nodes = new ArrayList<>();
   private Session current;
   private Base base;
+  private long baseReuses;
+
+  /** Loads that took over the previous loop's snapshot instead of building one (diagnostics, tests). */
+  long baseReuses() {
+    return baseReuses;
+  }
 
   /**
    * The snapshot a session loaded (nodes and their bound pods) and kept for the next loop: its compiler and
@@ -143,6 +149,11 @@ public final class CompileCache {
      */
     Base previousBase() {
       return live() && base != null && base.compiler() == sessionCompiler ? base : null;
+    }
+
+    /** Counts a load that took over the previous base. */
+    void reusedBase() {
+      baseReuses++;
     }
 
     /** Keeps {@code snapshot}, loaded with {@code nodes}, for the next session. */

@@ -87,6 +87,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     if (base != null && changed != null && sameNodes(base.nodes(), compiledNodes)) {
       ClusterSnapshot s = base.snapshot();
       s.revertAll();
+      cache.reusedBase();
       for (String uid : changed) {
         s.removePod(uid);
         BoundPod b = bound.apply(uid);
