@@ -25,12 +25,13 @@ import java.util.function.Function;
  * <p>Entries are keyed by object identity and re-validated on every use against the state the compiled form
  * was built from: the pod's spec and metadata objects, its {@code spec.nodeName}, {@code deletionTimestamp},
  * resourceVersion, name, namespace and UID, and its label, annotation and owner-reference containers (by
- * reference); a node's resourceVersion, name, labels, taints, {@code unschedulable}, allocatable and capacity
- * (quantities by reference). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
+ * reference); a node's resourceVersion (an unchanged non-empty one is enough), or else its name, labels,
+ * taints, {@code unschedulable}, allocatable and capacity (quantities by reference). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
  * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
  * simulator builds a new spec for every pod and changes only the scalar fields above.
  *
- * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS} loops). The compiler (whose interning and
+ * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS} loops),
+ * unless their pod is held by the base snapshot kept for the next loop. The compiler (whose interning and
  * class tables only grow) is replaced with an empty one when it compiled far more objects than are live.
  */
 public final class CompileCache {
@@ -92,8 +93,10 @@ public final class CompileCache {
   private void sweep() {
     int live = 0;
     long oldest = loop - EVICT_AFTER_LOOPS;
+    // a pod held by the kept base snapshot is in use even when no loop looked it up since it was loaded
+    ClusterSnapshot held = base == null ? null : base.snapshot();
     for (int i = 0; i < pods.size(); i++) {
-      pods.get(i).values().removeIf(e -> e.lastUsed < oldest);
+      pods.get(i).values().removeIf(e -> e.lastUsed < oldest && (held == null || held.nodeOfPod(e.value.uid()) < 0));
       nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
       live += pods.get(i).size() + nodes.get(i).size();
     }
@@ -238,8 +241,10 @@ public final class CompileCache {
   }
 
   /**
-   * The node state a compiled node depends on: labels and taints by value (the simulator edits taints in
-   * place), allocatable and capacity entries by quantity reference (comparing quantities by value parses them).
+   * The node state a compiled node depends on. A node with the same non-empty resourceVersion (and name) is
+   * the same node: an API server writes a new version with every change, and the simulator does too.
+   * Otherwise labels and taints are compared by value (they may have been edited in place), allocatable and
+   * capacity entries by quantity reference (comparing quantities by value parses them).
    */
   private record NodeStamp(String resourceVersion, String name, Map<String, String> labels, List<Taint> taints, Boolean unschedulable,
       Map<String, Quantity> allocatable, Map<String, Quantity> capacity) {
@@ -257,6 +262,11 @@ public final class CompileCache {
 
     boolean matches(Node n) {
       ObjectMeta m = n.getMetadata();
+      if (resourceVersion != null && !resourceVersion.isEmpty() && m != null && resourceVersion.equals(m.getResourceVersion())
+          && Objects.equals(name, m.getName())) {
+        // an API server writes a new resourceVersion with every change: same version, same node
+        return true;
+      }
       return Objects.equals(resourceVersion, m == null ? null : m.getResourceVersion())
           && Objects.equals(name, m == null ? null : m.getName())
           && Objects.equals(labels, m == null ? null : m.getLabels())

@@ -73,8 +73,7 @@ public interface SchedulingSimulation {
         long c = p.requests().getOrDefault("cpu", 0L);
         long m = p.requests().getOrDefault("memory", 0L);
         gpu += p.requests().getOrDefault(dev.headroom.core.autoscaler.scaledown.Utilization.GPU, 0L);
-        if (daemonSetsApart && (dev.headroom.core.autoscaler.scaledown.DrainRules.isDaemonSetPod(p.pod())
-            || dev.headroom.core.autoscaler.scaledown.DrainRules.isMirrorPod(p.pod()))) {
+        if (daemonSetsApart && dev.headroom.core.autoscaler.scaledown.DrainRules.isDaemonSetOrMirrorPod(p.pod())) {
           dsCpu += c;
           dsMem += m;
         } else {

@@ -98,12 +98,19 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       }
       snapshot = s;
     } else {
+      // unchanged pods of the previous base are taken as they were compiled
+      ClusterSnapshot previous = base != null && changed != null ? base.snapshot() : null;
+      if (previous != null) {
+        previous.revertAll();
+      }
       ClusterSnapshot s = new ClusterSnapshot(compiler);
       for (CompiledNode n : compiledNodes) {
         s.addNode(n);
       }
       for (BoundPod b : all.get()) {
-        s.addPod(compiled(b.pod()), b.nodeName());
+        String uid = b.pod().getMetadata().getUid();
+        CompiledPod kept = previous == null || uid == null || uid.isEmpty() || changed.contains(uid) ? null : previous.pod(uid);
+        s.addPod(kept != null && kept.pod() == b.pod() ? kept : compiled(b.pod()), b.nodeName());
       }
       snapshot = s;
     }
@@ -179,8 +186,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       long cr = c.request(ResourceIds.CPU);
       long mr = c.request(ResourceIds.MEMORY);
       gpu += gpuId < 0 ? 0 : c.request(gpuId);
-      if (daemonSetsApart && (dev.headroom.core.autoscaler.scaledown.DrainRules.isDaemonSetPod(c.pod())
-          || dev.headroom.core.autoscaler.scaledown.DrainRules.isMirrorPod(c.pod()))) {
+      if (daemonSetsApart && c.is(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod)) {
         dsCpu += cr;
         dsMem += mr;
       } else {

@@ -196,6 +196,20 @@ public final class ClusterSnapshot {
     return -1;
   }
 
+  /** The pod with {@code uid}, or null when it is not in the snapshot. */
+  public CompiledPod pod(String uid) {
+    int i = nodeOfPod(uid);
+    if (i < 0) {
+      return null;
+    }
+    for (CompiledPod p : state(i).pods) {
+      if (p.uid().equals(uid)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
   /** The pods on node {@code index}, in insertion order (unmodifiable). */
   public List<CompiledPod> podsOn(int index) {
     checkIndex(index);
