@@ -39,7 +39,7 @@ public final class CompileCache {
   /** Loops an unused entry survives at least. */
   static final int EVICT_AFTER_LOOPS = 2;
   /** How often (in loops) stale entries are swept out; between sweeps they only cost memory. */
-  static final int SWEEP_EVERY_LOOPS = 8;
+  static final int SWEEP_EVERY_LOOPS = 32;
   private static final int MIN_RESET_THRESHOLD = 4096;
 
   /** Which compiled form of an object an entry holds. */

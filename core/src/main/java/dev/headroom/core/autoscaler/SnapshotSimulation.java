@@ -43,7 +43,14 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   public SnapshotSimulation(CompileCache cache) {
     this.cache = cache.begin();
     this.compiler = this.cache.compiler();
-    this.snapshot = new ClusterSnapshot(compiler);
+    this.snapshot = newSnapshot();
+  }
+
+  /** An empty snapshot that sums DaemonSet and mirror pods apart (scale-down utilisation may ignore them). */
+  private ClusterSnapshot newSnapshot() {
+    ClusterSnapshot s = new ClusterSnapshot(compiler);
+    s.sumApart(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod);
+    return s;
   }
 
   /** The underlying snapshot (read access for diagnostics). */
@@ -103,7 +110,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       if (previous != null) {
         previous.revertAll();
       }
-      ClusterSnapshot s = new ClusterSnapshot(compiler);
+      ClusterSnapshot s = newSnapshot();
       for (CompiledNode n : compiledNodes) {
         s.addNode(n);
       }
@@ -174,27 +181,15 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       return new NodeRequests(0, 0, 0, 0, 0);
     }
     int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
-    long cpu = 0;
-    long mem = 0;
-    long gpu = 0;
-    long dsCpu = 0;
-    long dsMem = 0;
-    for (CompiledPod c : snapshot.podsOn(i)) {
-      if (c.isVirtual()) {
-        continue;
-      }
-      long cr = c.request(ResourceIds.CPU);
-      long mr = c.request(ResourceIds.MEMORY);
-      gpu += gpuId < 0 ? 0 : c.request(gpuId);
-      if (daemonSetsApart && c.is(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod)) {
-        dsCpu += cr;
-        dsMem += mr;
-      } else {
-        cpu += cr;
-        mem += mr;
-      }
+    long cpu = snapshot.requested(i, ResourceIds.CPU) - snapshot.virtualRequested(i, ResourceIds.CPU);
+    long mem = snapshot.requested(i, ResourceIds.MEMORY) - snapshot.virtualRequested(i, ResourceIds.MEMORY);
+    long gpu = gpuId < 0 ? 0 : snapshot.requested(i, gpuId) - snapshot.virtualRequested(i, gpuId);
+    if (!daemonSetsApart) {
+      return new NodeRequests(cpu, mem, gpu, 0, 0);
     }
-    return new NodeRequests(cpu, mem, gpu, dsCpu, dsMem);
+    long dsCpu = snapshot.apartRequested(i, ResourceIds.CPU);
+    long dsMem = snapshot.apartRequested(i, ResourceIds.MEMORY);
+    return new NodeRequests(cpu - dsCpu, mem - dsMem, gpu, dsCpu, dsMem);
   }
 
   @Override
