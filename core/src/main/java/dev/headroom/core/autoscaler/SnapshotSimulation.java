@@ -49,9 +49,13 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   /** An empty snapshot that sums DaemonSet and mirror pods apart (scale-down utilisation may ignore them). */
   private ClusterSnapshot newSnapshot() {
     ClusterSnapshot s = new ClusterSnapshot(compiler);
-    s.sumApart(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod);
+    s.sumApart(SUMMED_APART);
     return s;
   }
+
+  /** Pods whose requests scale-down utilisation may leave out. */
+  private static final java.util.function.Predicate<Pod> SUMMED_APART =
+      dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod;
 
   /** The underlying snapshot (read access for diagnostics). */
   public ClusterSnapshot snapshot() {
@@ -104,25 +108,61 @@ public final class SnapshotSimulation implements SchedulingSimulation {
         }
       }
       snapshot = s;
+    } else if (base != null && changed != null) {
+      snapshot = rebuild(base.snapshot(), compiledNodes, all, changed, bound);
     } else {
-      // unchanged pods of the previous base are taken as they were compiled
-      ClusterSnapshot previous = base != null && changed != null ? base.snapshot() : null;
-      if (previous != null) {
-        previous.revertAll();
-      }
       ClusterSnapshot s = newSnapshot();
       for (CompiledNode n : compiledNodes) {
         s.addNode(n);
       }
       for (BoundPod b : all.get()) {
-        String uid = b.pod().getMetadata().getUid();
-        CompiledPod kept = previous == null || uid == null || uid.isEmpty() || changed.contains(uid) ? null : previous.pod(uid);
-        s.addPod(kept != null && kept.pod() == b.pod() ? kept : compiled(b.pod()), b.nodeName());
+        s.addPod(compiled(b.pod()), b.nodeName());
       }
       snapshot = s;
     }
     cache.keepBase(compiledNodes, snapshot);
     snapshot.fork();
+  }
+
+  /**
+   * A new snapshot for a changed node list that takes over what {@code previous} knew: a node that is the same
+   * compiled node and none of whose pods changed comes with its pods as they were; the other nodes get their
+   * pods from {@code all}, in its order.
+   */
+  private ClusterSnapshot rebuild(ClusterSnapshot previous, List<CompiledNode> nodes,
+      java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all, java.util.Set<String> changed,
+      java.util.function.Function<String, BoundPod> bound) {
+    previous.revertAll();
+    java.util.Set<String> dirty = new java.util.HashSet<>();
+    for (String uid : changed) {
+      int was = previous.nodeOfPod(uid);
+      if (was >= 0) {
+        dirty.add(previous.node(was).name());
+      }
+      BoundPod now = bound.apply(uid);
+      if (now != null) {
+        dirty.add(now.nodeName());
+      }
+    }
+    ClusterSnapshot s = newSnapshot();
+    java.util.Set<String> refill = new java.util.HashSet<>();
+    for (CompiledNode n : nodes) {
+      int i = previous.nodeIndex(n.name());
+      if (i >= 0 && previous.node(i) == n && !dirty.contains(n.name())) {
+        s.addNodeWithPodsOf(n, previous, i);
+      } else {
+        s.addNode(n);
+        refill.add(n.name());
+      }
+    }
+    if (!refill.isEmpty()) {
+      for (BoundPod b : all.get()) {
+        if (refill.contains(b.nodeName())) {
+          s.addPod(compiled(b.pod()), b.nodeName());
+        }
+      }
+    }
+    return s;
   }
 
   private static boolean sameNodes(List<CompiledNode> a, List<CompiledNode> b) {

@@ -294,6 +294,41 @@ public final class ClusterSnapshot {
     return id;
   }
 
+  /**
+   * Adds a node holding the pods that {@code from} (a snapshot of the same compiler) holds on its node
+   * {@code fromIndex}, in the same order: {@link #addNode} and {@link #addPod} for each of those pods, with the
+   * node's request sums copied instead of summed again.
+   */
+  public int addNodeWithPodsOf(CompiledNode node, ClusterSnapshot from, int fromIndex) {
+    if (from.compiler != compiler) {
+      throw new IllegalArgumentException("snapshots of different compilers");
+    }
+    int id = addNode(node);
+    NodeState source = from.state(fromIndex);
+    if (source.pods.isEmpty()) {
+      return id;
+    }
+    if (!counterDefs.isEmpty() || apartRule != from.apartRule) {
+      for (CompiledPod p : source.pods) {
+        addPod(p, id);
+      }
+      return id;
+    }
+    NodeState copy = source.copy();
+    top.writeState(id, copy);
+    for (CompiledPod p : copy.pods) {
+      Integer was = top.podNodes.put(p.uid(), id);
+      if (was != null && was >= 0) {
+        throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
+      }
+      top.podTotal++;
+      for (AffinityTerm t : p.antiAffinity()) {
+        registerOwnerTerm(t);
+      }
+    }
+    return id;
+  }
+
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
   public int addNodeCopy(CompiledNode template, String name) {
     return addNode(template.copyAs(name));

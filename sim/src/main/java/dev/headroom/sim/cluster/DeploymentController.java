@@ -131,7 +131,7 @@ public final class DeploymentController {
   public void bootstrap() {
     while (live.size() < desired) {
       live.add(cluster.createPod(origin, name, namespace, labels, podSpec, priority, "ReplicaSet", replicaSetName,
-          replicaSetUid, names.suffix(5), true));
+          replicaSetUid, cluster.freeSuffix(namespace, replicaSetName, names), true));
     }
     deployment.getStatus().setReplicas(live.size());
   }
@@ -146,7 +146,7 @@ public final class DeploymentController {
     }
     while (count < desired) {
       SimPod p = cluster.createPod(origin, name, namespace, labels, podSpec, priority, "ReplicaSet", replicaSetName,
-          replicaSetUid, names.suffix(5));
+          replicaSetUid, cluster.freeSuffix(namespace, replicaSetName, names));
       live.add(p);
       count++;
     }

@@ -67,7 +67,7 @@ public final class JobController {
   private void createPod(String job) {
     Map<String, String> labels = new TreeMap<>(Map.of("job-name", job, "app", spec.name()));
     SimPod p = cluster.createPod(SimPod.Origin.JOB, spec.name(), spec.namespace(), labels, spec.pod(), spec.priority(),
-        "Job", job, "job-" + spec.namespace() + "-" + job, names.suffix(5));
+        "Job", job, "job-" + spec.namespace() + "-" + job, cluster.freeSuffix(spec.namespace(), job, names));
     jobOfPod.put(p.uid(), job);
   }
 

@@ -53,6 +53,7 @@ public final class SimCluster {
   private long podSeq;
   private long version;
   private final PodChangeLog podChanges = new PodChangeLog();
+  private final java.util.Set<String> liveNames = new java.util.HashSet<>();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -199,6 +200,7 @@ public final class SimCluster {
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
+    liveNames.add(namespace + "/" + pod.getMetadata().getName());
     p.watch(podChanges::add);
     podChanges.add(p);
     version++;
@@ -250,6 +252,7 @@ public final class SimCluster {
     p.gone();
     version++;
     pods.remove(p.uid());
+    liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());
     podChanges.add(p);
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
@@ -263,6 +266,18 @@ public final class SimCluster {
   /** The log of pod changes (creations, in-place changes, deletions), for the autoscaler's pod index. */
   public PodChangeLog podChanges() {
     return podChanges;
+  }
+
+  /**
+   * A random 5-character name suffix that no live pod {@code prefix-suffix} in the namespace has (a
+   * controller's generated name is retried on a clash, as with the API server's AlreadyExists).
+   */
+  public String freeSuffix(String namespace, String prefix, dev.headroom.sim.engine.SimRandom names) {
+    String suffix;
+    do {
+      suffix = names.suffix(5);
+    } while (liveNames.contains(namespace + "/" + prefix + "-" + suffix));
+    return suffix;
   }
 
   /** Live pods in creation order. */
