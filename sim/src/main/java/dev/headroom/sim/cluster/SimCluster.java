@@ -16,11 +16,14 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The simulated cluster's objects: Nodes and Pods as API objects, with their lifecycle. It keeps a
@@ -46,6 +49,9 @@ public final class SimCluster {
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final List<SimNode> deletedNodes = new ArrayList<>();
   private final Map<String, SimPod> pods = new LinkedHashMap<>();
+  /** Live pods by namespace, then by label set, each group in creation order (for label-selector lists). */
+  private final Map<String, Map<Map<String, String>, Map<String, SimPod>>> podsByLabels = new HashMap<>();
+  private long podSetVersion;
   private final Map<String, Consumer<SimPod>> podGoneHandlers = new TreeMap<>();
   private final Map<String, Consumer<SimPod>> podReadyHandlers = new TreeMap<>();
   private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
@@ -194,10 +200,13 @@ public final class SimCluster {
         .withSpec(spec)
         .withNewStatus().withPhase("Pending").endStatus()
         .build();
-    SimPod p = new SimPod(pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
+    SimPod p = new SimPod(seq, pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
+    podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
+        .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
+    podSetVersion++;
     version++;
     schedulerTrigger.run();
     return p;
@@ -247,6 +256,8 @@ public final class SimCluster {
     p.gone();
     version++;
     pods.remove(p.uid());
+    unindex(p);
+    podSetVersion++;
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
       handler.accept(p);
@@ -259,6 +270,52 @@ public final class SimCluster {
   /** Live pods in creation order. */
   public Collection<SimPod> pods() {
     return Collections.unmodifiableCollection(pods.values());
+  }
+
+  /**
+   * A counter that changes whenever a pod is created or deleted (not on other pod changes): what a cached
+   * list of the live pods depends on.
+   */
+  public long podSetVersion() {
+    return podSetVersion;
+  }
+
+  /**
+   * Live pods of {@code namespace} whose label set satisfies {@code matches}, in creation order (the order of
+   * {@link #pods()}). The predicate is evaluated once per distinct label set, not once per pod.
+   */
+  public List<SimPod> pods(String namespace, Predicate<Map<String, String>> matches) {
+    Map<Map<String, String>, Map<String, SimPod>> groups = podsByLabels.get(namespace);
+    if (groups == null) {
+      return List.of();
+    }
+    List<Map<String, SimPod>> hits = new ArrayList<>();
+    int size = 0;
+    for (Map.Entry<Map<String, String>, Map<String, SimPod>> g : groups.entrySet()) {
+      if (matches.test(g.getKey())) {
+        hits.add(g.getValue());
+        size += g.getValue().size();
+      }
+    }
+    List<SimPod> out = new ArrayList<>(size);
+    for (Map<String, SimPod> g : hits) {
+      out.addAll(g.values());
+    }
+    if (hits.size() > 1) {
+      // restore the cluster's order across label sets
+      out.sort(Comparator.comparingLong(SimPod::seq));
+    }
+    return out;
+  }
+
+  private void unindex(SimPod p) {
+    Map<Map<String, String>, Map<String, SimPod>> groups = podsByLabels.get(p.namespace());
+    Map<String, String> labels = p.pod().getMetadata().getLabels();
+    Map<String, SimPod> group = groups.get(labels);
+    group.remove(p.uid());
+    if (group.isEmpty()) {
+      groups.remove(labels);
+    }
   }
 
   /** A live pod by UID, or null. */

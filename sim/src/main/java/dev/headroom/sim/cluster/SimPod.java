@@ -32,6 +32,7 @@ public final class SimPod {
     GONE
   }
 
+  private final long seq;
   private final Pod pod;
   private final Origin origin;
   private final String owner;
@@ -49,8 +50,9 @@ public final class SimPod {
   private boolean triedScheduling;
   private boolean preexisting;
 
-  SimPod(Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
+  SimPod(long seq, Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
       boolean preexisting) {
+    this.seq = seq;
     this.preexisting = preexisting;
     this.pod = pod;
     this.origin = origin;
@@ -58,6 +60,11 @@ public final class SimPod {
     this.priority = priority;
     this.createdAt = createdAt;
     this.requests = requests;
+  }
+
+  /** Creation sequence number in the cluster (1, 2, ...): the order of {@link SimCluster#pods()}. */
+  public long seq() {
+    return seq;
   }
 
   /** The API object (mutated in place as the pod moves through its lifecycle). */
