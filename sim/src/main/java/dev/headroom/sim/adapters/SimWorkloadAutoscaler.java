@@ -23,10 +23,13 @@ import dev.headroom.sim.scenario.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -48,6 +51,8 @@ public final class SimWorkloadAutoscaler {
   private final Duration period;
   private final long cpuRequestMilli;
   private final List<Scenario.MetricTarget> targets;
+  private final List<ContainerRequests> containers;
+  private final Map<SimPod, CachedPodInfo> podInfos = new IdentityHashMap<>();
   private int rescales;
 
   /**
@@ -60,6 +65,7 @@ public final class SimWorkloadAutoscaler {
     this.deployment = deployment;
     this.metrics = metrics;
     this.cpuRequestMilli = deployment.pods().isEmpty() ? cpuRequest(workload) : deployment.pods().get(0).requests().getOrDefault("cpu", 0L);
+    this.containers = List.of(new ContainerRequests("app", Map.of("cpu", cpuRequestMilli)));
     if (workload.autoscaling() instanceof Scenario.Hpa h) {
       this.targets = h.metrics();
       HpaConfig config = new HpaConfig(hpaMetrics(h.metrics()), h.minReplicas(), h.maxReplicas(), null,
@@ -103,19 +109,23 @@ public final class SimWorkloadAutoscaler {
   public HpaDecision decide(long nowMillis) {
     Instant now = VirtualClock.at(nowMillis);
     MetricsHistory.Sample sample = metrics.read(nowMillis);
-    List<PodInfo> pods = new ArrayList<>();
-    Map<String, PodSample> cpu = new LinkedHashMap<>();
-    for (SimPod p : deployment.pods()) {
-      boolean bound = p.node() != null;
-      boolean ready = p.state() == SimPod.State.RUNNING;
-      Instant start = bound ? VirtualClock.at(p.boundAt()) : null;
-      Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
-      pods.add(new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
-          readySince, start, List.of(new ContainerRequests("app", Map.of("cpu", cpuRequestMilli))), Map.of()));
-      if (sample != null && ready && p.readyAt() <= sample.atMillis()) {
-        long usage = Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli);
-        cpu.put(p.name(), PodSample.of(usage, VirtualClock.at(sample.atMillis())));
+    List<SimPod> live = deployment.pods();
+    List<PodInfo> pods = new ArrayList<>(live.size());
+    Map<String, PodSample> cpu = new LinkedHashMap<>(Math.max(16, live.size() * 4 / 3 + 1));
+    // every Ready pod reports the same usage (the workload's utilisation times the shared request)
+    PodSample podSample = sample == null ? null
+        : PodSample.of(Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli), VirtualClock.at(sample.atMillis()));
+    for (SimPod p : live) {
+      pods.add(podInfo(p));
+      if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
+        cpu.put(p.name(), podSample);
       }
+    }
+    if (podInfos.size() > live.size()) {
+      // drop the pods that are gone
+      Set<SimPod> keep = Collections.newSetFromMap(new IdentityHashMap<>());
+      keep.addAll(live);
+      podInfos.keySet().retainAll(keep);
     }
     Map<String, MetricReading> readings = new LinkedHashMap<>();
     for (Scenario.MetricTarget t : targets) {
@@ -127,13 +137,34 @@ public final class SimWorkloadAutoscaler {
       }
     }
     int spec = deployment.desired();
-    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, deployment.pods().size(), pods), readings);
+    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, live.size(), pods), readings);
     if (d.replicas() != spec) {
       rescales++;
       deployment.scale(d.replicas());
     }
     return d;
   }
+
+  /**
+   * What the HPA sees of a pod. A pod's phase, readiness and times change only with its lifecycle state (and
+   * the victim mark), so the record is built once per state and reused across decisions.
+   */
+  private PodInfo podInfo(SimPod p) {
+    CachedPodInfo c = podInfos.get(p);
+    if (c != null && c.state() == p.state() && c.victim() == p.victim()) {
+      return c.info();
+    }
+    boolean bound = p.node() != null;
+    boolean ready = p.state() == SimPod.State.RUNNING;
+    Instant start = bound ? VirtualClock.at(p.boundAt()) : null;
+    Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
+    PodInfo info = new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
+        readySince, start, containers, Map.of());
+    podInfos.put(p, new CachedPodInfo(p.state(), p.victim(), info));
+    return info;
+  }
+
+  private record CachedPodInfo(SimPod.State state, boolean victim, PodInfo info) {}
 
   private static List<HpaMetric> hpaMetrics(List<Scenario.MetricTarget> targets) {
     List<HpaMetric> out = new ArrayList<>();
