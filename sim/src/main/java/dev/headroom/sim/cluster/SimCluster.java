@@ -7,12 +7,12 @@ import dev.headroom.sim.engine.EventQueue;
 import dev.headroom.sim.engine.EventQueue.Phase;
 import dev.headroom.sim.engine.VirtualClock;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -191,15 +191,26 @@ public final class SimCluster {
     PodSpec spec = new PodSpecBuilder(template).build();
     spec.setPriority(priority);
     spec.setNodeName(null);
-    OwnerReference ref = new OwnerReferenceBuilder().withApiVersion(ownerKind.equals("Job") ? "batch/v1" : "apps/v1")
-        .withKind(ownerKind).withName(ownerName).withUid(ownerUid).withController(true).build();
-    Pod pod = new PodBuilder()
-        .withNewMetadata().withName(ownerName + "-" + suffix).withNamespace(namespace)
-        .withUid(String.format("pod-%08d", seq)).withLabels(new TreeMap<>(labels)).withOwnerReferences(ref)
-        .withCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString()).endMetadata()
-        .withSpec(spec)
-        .withNewStatus().withPhase("Pending").endStatus()
-        .build();
+    // the object the builders would make (same fields and collection types), assembled without their copies
+    OwnerReference ref = new OwnerReference();
+    ref.setApiVersion(ownerKind.equals("Job") ? "batch/v1" : "apps/v1");
+    ref.setKind(ownerKind);
+    ref.setName(ownerName);
+    ref.setUid(ownerUid);
+    ref.setController(true);
+    ObjectMeta meta = new ObjectMeta();
+    meta.setName(ownerName + "-" + suffix);
+    meta.setNamespace(namespace);
+    meta.setUid(uid(seq));
+    meta.setLabels(new LinkedHashMap<>(new TreeMap<>(labels)));
+    meta.setOwnerReferences(new ArrayList<>(List.of(ref)));
+    meta.setCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString());
+    PodStatus status = new PodStatus();
+    status.setPhase("Pending");
+    Pod pod = new Pod();
+    pod.setMetadata(meta);
+    pod.setSpec(spec);
+    pod.setStatus(status);
     SimPod p = new SimPod(seq, pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
@@ -210,6 +221,12 @@ public final class SimCluster {
     version++;
     schedulerTrigger.run();
     return p;
+  }
+
+  /** {@code pod-%08d} of the sequence number. */
+  private static String uid(long seq) {
+    String digits = Long.toString(seq);
+    return digits.length() >= 8 ? "pod-" + digits : "pod-" + "00000000".substring(digits.length()) + digits;
   }
 
   /** Binds a pending pod that the placement simulation has already placed on {@code nodeName}. */
