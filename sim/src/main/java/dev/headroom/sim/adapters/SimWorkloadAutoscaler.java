@@ -45,6 +45,9 @@ public final class SimWorkloadAutoscaler {
   /** Metric name of the queue signal. */
   public static final String QUEUE = "queue";
 
+  @SuppressWarnings("unchecked")
+  private static final Map.Entry<String, PodSample>[] EMPTY_SAMPLES = new Map.Entry[0];
+
   private final DeploymentController deployment;
   private final MetricsHistory metrics;
   private final HpaAutoscaler hpa;
@@ -111,14 +114,14 @@ public final class SimWorkloadAutoscaler {
     MetricsHistory.Sample sample = metrics.read(nowMillis);
     List<SimPod> live = deployment.pods();
     List<PodInfo> pods = new ArrayList<>(live.size());
-    Map<String, PodSample> cpu = new LinkedHashMap<>(Math.max(16, live.size() * 4 / 3 + 1));
+    List<Map.Entry<String, PodSample>> cpu = new ArrayList<>(live.size());
     // every Ready pod reports the same usage (the workload's utilisation times the shared request)
     PodSample podSample = sample == null ? null
         : PodSample.of(Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli), VirtualClock.at(sample.atMillis()));
     for (SimPod p : live) {
       pods.add(podInfo(p));
       if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
-        cpu.put(p.name(), podSample);
+        cpu.add(Map.entry(p.name(), podSample));
       }
     }
     if (podInfos.size() > live.size()) {
@@ -131,7 +134,8 @@ public final class SimWorkloadAutoscaler {
     for (Scenario.MetricTarget t : targets) {
       if (t.metric() == Scenario.MetricName.CPU) {
         readings.put(CPU, cpu.isEmpty() ? new MetricReading.Failed("no metrics returned from resource metrics API")
-            : new MetricReading.PodSamples(cpu));
+            // built immutable at once: the reading keeps it without another copy
+            : new MetricReading.PodSamples(Map.ofEntries(cpu.toArray(EMPTY_SAMPLES))));
       } else if (sample != null) {
         readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
       }
