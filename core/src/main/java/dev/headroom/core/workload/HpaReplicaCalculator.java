@@ -119,8 +119,14 @@ public final class HpaReplicaCalculator {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
     Map<String, Long> requests = new HashMap<>(pods.size() * 4 / 3 + 1);
+    Long last = null;
     for (PodInfo p : pods) {
-      requests.put(p.name(), p.request(metric.resource(), metric.container()));
+      long request = p.request(metric.resource(), metric.container());
+      // pods of one workload mostly request the same: share the boxed value
+      if (last == null || last != request) {
+        last = request;
+      }
+      requests.put(p.name(), last);
     }
     long target = metric.target();
     Damping d =
@@ -367,6 +373,7 @@ public final class HpaReplicaCalculator {
       Set<String> missing,
       Set<String> ignored) {
     int ready = 0;
+    Instant warmingSince = null; // pods started after this are still in the CPU initialization period
     for (PodInfo pod : pods) {
       if (pod.terminating() || pod.phase() == PodPhase.FAILED) {
         ignored.add(pod.name());
@@ -381,7 +388,10 @@ public final class HpaReplicaCalculator {
         missing.add(pod.name());
         continue;
       }
-      if ("cpu".equals(resource) && cpuUnready(now, pod, sample)) {
+      if (warmingSince == null && "cpu".equals(resource)) {
+        warmingSince = now.minus(cpuInitializationPeriod);
+      }
+      if ("cpu".equals(resource) && cpuUnready(warmingSince, pod, sample)) {
         unready.add(pod.name());
         continue;
       }
@@ -390,12 +400,13 @@ public final class HpaReplicaCalculator {
     return ready;
   }
 
-  private boolean cpuUnready(Instant now, PodInfo pod, PodSample sample) {
+  /** {@code warmingSince} is {@code now − cpuInitializationPeriod}. */
+  private boolean cpuUnready(Instant warmingSince, PodInfo pod, PodSample sample) {
     if (pod.ready() == null || pod.startTime() == null) {
       return true;
     }
     Instant transition = pod.readyTransition() == null ? pod.startTime() : pod.readyTransition();
-    if (pod.startTime().plus(cpuInitializationPeriod).isAfter(now)) {
+    if (pod.startTime().isAfter(warmingSince)) { // start + period > now
       return !pod.ready() || sample.timestamp().isBefore(transition.plus(sample.window()));
     }
     return !pod.ready() && pod.startTime().plus(initialReadinessDelay).isAfter(transition);
