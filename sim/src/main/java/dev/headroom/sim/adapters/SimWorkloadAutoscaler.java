@@ -23,13 +23,11 @@ import dev.headroom.sim.scenario.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -45,9 +43,6 @@ public final class SimWorkloadAutoscaler {
   /** Metric name of the queue signal. */
   public static final String QUEUE = "queue";
 
-  @SuppressWarnings("unchecked")
-  private static final Map.Entry<String, PodSample>[] EMPTY_SAMPLES = new Map.Entry[0];
-
   private final DeploymentController deployment;
   private final MetricsHistory metrics;
   private final HpaAutoscaler hpa;
@@ -55,7 +50,6 @@ public final class SimWorkloadAutoscaler {
   private final long cpuRequestMilli;
   private final List<Scenario.MetricTarget> targets;
   private final List<ContainerRequests> containers;
-  private final Map<SimPod, CachedPodInfo> podInfos = new IdentityHashMap<>();
   private int rescales;
 
   /**
@@ -113,35 +107,33 @@ public final class SimWorkloadAutoscaler {
     Instant now = VirtualClock.at(nowMillis);
     MetricsHistory.Sample sample = metrics.read(nowMillis);
     List<SimPod> live = deployment.pods();
-    List<PodInfo> pods = new ArrayList<>(live.size());
-    List<Map.Entry<String, PodSample>> cpu = new ArrayList<>(live.size());
+    PodInfo[] pods = new PodInfo[live.size()];
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, PodSample>[] cpu = new Map.Entry[live.size()];
+    int samples = 0;
     // every Ready pod reports the same usage (the workload's utilisation times the shared request)
     PodSample podSample = sample == null ? null
         : PodSample.of(Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli), VirtualClock.at(sample.atMillis()));
-    for (SimPod p : live) {
-      pods.add(podInfo(p));
+    for (int i = 0; i < pods.length; i++) {
+      SimPod p = live.get(i);
+      pods[i] = podInfo(p);
       if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
-        cpu.add(Map.entry(p.name(), podSample));
+        cpu[samples++] = Map.entry(p.name(), podSample);
       }
-    }
-    if (podInfos.size() > live.size()) {
-      // drop the pods that are gone
-      Set<SimPod> keep = Collections.newSetFromMap(new IdentityHashMap<>());
-      keep.addAll(live);
-      podInfos.keySet().retainAll(keep);
     }
     Map<String, MetricReading> readings = new LinkedHashMap<>();
     for (Scenario.MetricTarget t : targets) {
       if (t.metric() == Scenario.MetricName.CPU) {
-        readings.put(CPU, cpu.isEmpty() ? new MetricReading.Failed("no metrics returned from resource metrics API")
+        readings.put(CPU, samples == 0 ? new MetricReading.Failed("no metrics returned from resource metrics API")
             // built immutable at once: the reading keeps it without another copy
-            : new MetricReading.PodSamples(Map.ofEntries(cpu.toArray(EMPTY_SAMPLES))));
+            : new MetricReading.PodSamples(Map.ofEntries(samples == cpu.length ? cpu : Arrays.copyOf(cpu, samples))));
       } else if (sample != null) {
         readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
       }
     }
     int spec = deployment.desired();
-    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, live.size(), pods), readings);
+    // an immutable list, which the target keeps without another copy
+    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, live.size(), List.of(pods)), readings);
     if (d.replicas() != spec) {
       rescales++;
       deployment.scale(d.replicas());
@@ -154,8 +146,7 @@ public final class SimWorkloadAutoscaler {
    * the victim mark), so the record is built once per state and reused across decisions.
    */
   private PodInfo podInfo(SimPod p) {
-    CachedPodInfo c = podInfos.get(p);
-    if (c != null && c.state() == p.state() && c.victim() == p.victim()) {
+    if (p.adapterView() instanceof CachedPodInfo c && c.state() == p.state() && c.victim() == p.victim()) {
       return c.info();
     }
     boolean bound = p.node() != null;
@@ -164,7 +155,7 @@ public final class SimWorkloadAutoscaler {
     Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
     PodInfo info = new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
         readySince, start, containers, Map.of());
-    podInfos.put(p, new CachedPodInfo(p.state(), p.victim(), info));
+    p.adapterView(new CachedPodInfo(p.state(), p.victim(), info));
     return info;
   }
 

@@ -49,6 +49,7 @@ public final class SimPod {
   private String nominatedNode;
   private boolean triedScheduling;
   private boolean preexisting;
+  private Object adapterView;
 
   SimPod(long seq, Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
       boolean preexisting) {
@@ -171,6 +172,19 @@ public final class SimPod {
 
   void preexisting(boolean b) {
     preexisting = b;
+  }
+
+  /**
+   * What the adapter observing this pod (the workload autoscaler of its Deployment) cached about it, or null;
+   * the adapter checks that it still matches the pod's state before reusing it.
+   */
+  public Object adapterView() {
+    return adapterView;
+  }
+
+  /** Caches an adapter's view of this pod (see {@link #adapterView()}). */
+  public void adapterView(Object view) {
+    this.adapterView = view;
   }
 
   /** True once the scheduler tried and failed to place the pod (it is then marked unschedulable). */
