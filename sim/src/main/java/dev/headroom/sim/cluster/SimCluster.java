@@ -49,6 +49,8 @@ public final class SimCluster {
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final List<SimNode> deletedNodes = new ArrayList<>();
   private final Map<String, SimPod> pods = new LinkedHashMap<>();
+  /** The live pods that are not bound yet, in creation order. */
+  private final Map<String, SimPod> pending = new LinkedHashMap<>();
   /** Live pods by namespace, then by label set, each group in creation order (for label-selector lists). */
   private final Map<String, Map<Map<String, String>, Map<String, SimPod>>> podsByLabels = new HashMap<>();
   private long podSetVersion;
@@ -215,6 +217,7 @@ public final class SimCluster {
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
+    pending.put(p.uid(), p);
     podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
     podSetVersion++;
@@ -233,6 +236,7 @@ public final class SimCluster {
   void bind(SimPod p, String nodeName, long startupMillis) {
     SimNode n = nodes.get(nodeName);
     p.bind(nodeName, clock.millis());
+    pending.remove(p.uid());
     version++;
     n.add(p);
     boundByPriority.merge(p.priority(), 1, Integer::sum);
@@ -273,6 +277,7 @@ public final class SimCluster {
     p.gone();
     version++;
     pods.remove(p.uid());
+    pending.remove(p.uid());
     unindex(p);
     podSetVersion++;
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
@@ -335,6 +340,11 @@ public final class SimCluster {
     }
   }
 
+  /** Live pods that are not bound yet (state {@code PENDING}), in creation order. */
+  public Collection<SimPod> pendingPods() {
+    return Collections.unmodifiableCollection(pending.values());
+  }
+
   /** A live pod by UID, or null. */
   public SimPod pod(String uid) {
     return pods.get(uid);
@@ -348,8 +358,8 @@ public final class SimCluster {
   /** Pending real pods right now. */
   public int pendingRealPods() {
     int n = 0;
-    for (SimPod p : pods.values()) {
-      if (p.state() == SimPod.State.PENDING && p.real()) {
+    for (SimPod p : pending.values()) {
+      if (p.real()) {
         n++;
       }
     }
