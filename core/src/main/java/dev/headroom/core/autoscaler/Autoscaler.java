@@ -38,6 +38,11 @@ import java.util.function.Supplier;
  */
 public final class Autoscaler {
 
+  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is left out. */
+  private boolean loadable(SchedulingSimulation.BoundPod b, Set<String> loadedNodes) {
+    return Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff() && loadedNodes.contains(b.nodeName());
+  }
+
   /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
   static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
 
@@ -48,6 +53,14 @@ public final class Autoscaler {
   private final BufferStatusWriter statusWriter;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
+  /** Beyond this many pod changes between two snapshot loads, the next load starts from scratch. */
+  private static final int MAX_UNLOADED_CHANGES = 100_000;
+  /** Virtual pods kept from the previous loop. */
+  private final VirtualPodCache virtualPods = new VirtualPodCache();
+  /** The pods as the previous loops read them. */
+  private final PodIndex pods = new PodIndex();
+  /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
+  private Set<String> unloaded;
 
   public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
       BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
@@ -104,24 +117,16 @@ public final class Autoscaler {
     // 2. Read the world.
     List<Node> nodes = new ArrayList<>(cluster.nodes());
     nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
-    List<Pod> scheduled = new ArrayList<>();
-    List<Pod> pending = new ArrayList<>();
-    for (Pod p : cluster.pods()) {
-      if (p.getMetadata().getDeletionTimestamp() != null && (p.getSpec() == null || p.getSpec().getNodeName() == null)) {
-        continue;
-      }
-      String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-      if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-        continue;
-      }
-      if (p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()) {
-        scheduled.add(p);
-      } else if (p.getStatus() != null && p.getStatus().getNominatedNodeName() != null && !p.getStatus().getNominatedNodeName().isEmpty()) {
-        scheduled.add(p);
-      } else {
-        pending.add(p);
+    Set<String> changed = pods.refresh(cluster);
+    if (changed == null) {
+      unloaded = null;
+    } else if (unloaded != null) {
+      unloaded.addAll(changed);
+      if (unloaded.size() > MAX_UNLOADED_CHANGES) {
+        unloaded = null;
       }
     }
+    List<Pod> pending = pods.pending();
     loop.placement = new IdentityHashMap<>(pending.size() + 64);
     for (Node n : nodes) {
       if (Nodes.isReady(n)) {
@@ -172,28 +177,35 @@ public final class Autoscaler {
     loop.sim = sim;
     Set<String> notStarted = registry.notStartedNodes();
     Map<String, Node> nodeByName = new HashMap<>();
+    List<Node> loaded = new ArrayList<>(nodes.size());
+    Set<String> loadedNames = new HashSet<>();
     for (Node n : nodes) {
       String name = n.getMetadata().getName();
       nodeByName.put(name, n);
       if (notStarted.contains(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
         continue;
       }
-      sim.addNode(n);
+      loaded.add(n);
+      loadedNames.add(name);
       if (loop.readyNodes.contains(name) && !Nodes.isBeingDeleted(n) && !Nodes.isCordoned(n)) {
         loop.destinations.add(name);
       }
     }
-    for (Pod p : scheduled) {
-      String nodeName = p.getSpec() != null && p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()
-          ? p.getSpec().getNodeName() : p.getStatus().getNominatedNodeName();
-      if (Nodes.priority(p) < options.expendablePodsPriorityCutoff() || !nodeByName.containsKey(nodeName)) {
-        continue;
+    // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
+    java.util.function.Function<String, SchedulingSimulation.BoundPod> loadable = uid -> {
+      SchedulingSimulation.BoundPod b = pods.bound(uid);
+      return b != null && loadable(b, loadedNames) ? b : null;
+    };
+    sim.load(loaded, () -> {
+      List<SchedulingSimulation.BoundPod> all = new ArrayList<>();
+      for (SchedulingSimulation.BoundPod b : pods.bound()) {
+        if (loadable(b, loadedNames)) {
+          all.add(b);
+        }
       }
-      if (notStarted.contains(nodeName) && registry.upcomingCounted(loop.groupOfNode.get(nodeName))) {
-        continue;
-      }
-      sim.addPod(p, nodeName);
-    }
+      return all;
+    }, unloaded, loadable);
+    unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
       for (Node n : nodes) {
@@ -224,7 +236,8 @@ public final class Autoscaler {
     }
     real.sort(Comparator.comparingInt((Pod p) -> -Nodes.priority(p)));
     List<CapacityBuffer> buffers = options.bufferPodInjectionEnabled() ? cluster.buffers() : List.of();
-    injection = BufferInjector.of(options).inject(buffers, cluster);
+    virtualPods.nextLoop();
+    injection = BufferInjector.of(options, virtualPods).inject(buffers, cluster);
     List<Pod> virtual = injection.pods();
     List<Pod> remainingReal = filterOutSchedulable(loop, real);
     List<Pod> remainingVirtual = filterOutSchedulable(loop, virtual);

@@ -22,11 +22,24 @@ import java.util.Set;
  */
 public final class BufferInjector {
 
-  /** One selected buffer and what the loop does with it. */
+  /**
+   * One selected buffer and what the loop does with it. Entries are compared by identity: a loop has one
+   * entry per buffer, and hashing one by value would hash the buffer and every virtual pod.
+   */
   public record Entry(CapacityBuffer buffer, Condition provisioning, List<Pod> pods) {
     /** True when virtual pods were injected. */
     public boolean injected() {
       return BufferConditions.TRUE.equals(provisioning.getStatus());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
     }
   }
 
@@ -47,19 +60,30 @@ public final class BufferInjector {
 
   private final Set<String> allowedStrategies;
   private final int maxVirtualPodsPerBuffer;
+  private final VirtualPodCache kept;
 
   /**
    * @param allowedStrategies status strategies that are injected (production: the active-capacity strategy)
    * @param maxVirtualPodsPerBuffer bound on pods per buffer, 0 = unlimited
    */
   public BufferInjector(Set<String> allowedStrategies, int maxVirtualPodsPerBuffer) {
+    this(allowedStrategies, maxVirtualPodsPerBuffer, null);
+  }
+
+  private BufferInjector(Set<String> allowedStrategies, int maxVirtualPodsPerBuffer, VirtualPodCache kept) {
     this.allowedStrategies = Set.copyOf(allowedStrategies);
     this.maxVirtualPodsPerBuffer = maxVirtualPodsPerBuffer;
+    this.kept = kept;
   }
 
   /** The production injector. */
   public static BufferInjector of(AutoscalerOptions options) {
     return new BufferInjector(Set.of(BufferConditions.STRATEGY_ACTIVE_CAPACITY), options.maxVirtualPodsPerBuffer());
+  }
+
+  /** The production injector of an iteration that keeps virtual pods across its loops in {@code kept}. */
+  static BufferInjector of(AutoscalerOptions options, VirtualPodCache kept) {
+    return new BufferInjector(Set.of(BufferConditions.STRATEGY_ACTIVE_CAPACITY), options.maxVirtualPodsPerBuffer(), kept);
   }
 
   /** Selects, decides and builds for every buffer of the view. */
@@ -138,7 +162,7 @@ public final class BufferInjector {
               + maxVirtualPodsPerBuffer + " virtual pods per buffer", gen), List.of());
     }
     return new Entry(b, BufferConditions.provisioningSucceeded(BufferConditions.REASON_FAKE_PODS_INJECTED, gen),
-        VirtualPods.build(b, template, replicas));
+        kept == null ? VirtualPods.build(b, template, replicas) : kept.pods(b, template, replicas));
   }
 
   private static String nz(String s) {

@@ -18,8 +18,25 @@ public interface ClusterView {
   /** Every Node. */
   List<Node> nodes();
 
-  /** Every pod, scheduled or pending. */
+  /** Every pod, scheduled or pending, in a stable order (creation order where the view knows it). */
   List<Pod> pods();
+
+  /**
+   * Pods that changed since {@code cursor}: created or changed ones (the current objects, in the order they
+   * first changed) and the UIDs of deleted ones. Views that keep such a log (the simulator's cluster; informer
+   * event handlers) let the iteration update its pod index instead of reading every pod each loop.
+   *
+   * @param cursor a cursor from an earlier answer, or -1 to get only a starting cursor (no changes), asked
+   *     for just before a full read of {@link #pods()}
+   * @return empty when the view keeps no log or no longer has the changes since {@code cursor}; the
+   *     iteration then reads {@link #pods()} in full
+   */
+  default java.util.Optional<PodChanges> podChangesSince(long cursor) {
+    return java.util.Optional.empty();
+  }
+
+  /** Changes since a cursor, and the cursor to ask from next time. */
+  record PodChanges(long cursor, List<Pod> changed, List<String> deleted) {}
 
   /** Every PodDisruptionBudget. */
   List<PodDisruptionBudget> podDisruptionBudgets();

@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler;
 
+import dev.headroom.core.scheduling.ClusterSnapshot;
 import dev.headroom.core.scheduling.CompiledNode;
 import dev.headroom.core.scheduling.CompiledPod;
 import dev.headroom.core.scheduling.SchedulingCompiler;
@@ -24,18 +25,21 @@ import java.util.function.Function;
  * <p>Entries are keyed by object identity and re-validated on every use against the state the compiled form
  * was built from: the pod's spec and metadata objects, its {@code spec.nodeName}, {@code deletionTimestamp},
  * resourceVersion, name, namespace and UID, and its label, annotation and owner-reference containers (by
- * reference); a node's resourceVersion, name, labels, taints, {@code unschedulable}, allocatable and capacity
- * (quantities by reference). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
+ * reference); a node's resourceVersion (an unchanged non-empty one is enough), or else its name, labels,
+ * taints, {@code unschedulable}, allocatable and capacity (quantities by reference). Pod spec fields other than {@code nodeName} and the contents of a pod's label/annotation maps must
  * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
  * simulator builds a new spec for every pod and changes only the scalar fields above.
  *
- * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped. The compiler (whose interning and
+ * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS} loops),
+ * unless their pod is held by the base snapshot kept for the next loop. The compiler (whose interning and
  * class tables only grow) is replaced with an empty one when it compiled far more objects than are live.
  */
 public final class CompileCache {
 
-  /** Loops an unused entry survives. */
+  /** Loops an unused entry survives at least. */
   static final int EVICT_AFTER_LOOPS = 2;
+  /** How often (in loops) stale entries are swept out; between sweeps they only cost memory. */
+  static final int SWEEP_EVERY_LOOPS = 32;
   private static final int MIN_RESET_THRESHOLD = 4096;
 
   /** Which compiled form of an object an entry holds. */
@@ -54,6 +58,19 @@ public final class CompileCache {
   private final List<Map<Object, Entry<CompiledPod>>> pods = new ArrayList<>();
   private final List<Map<Object, Entry<CompiledNode>>> nodes = new ArrayList<>();
   private Session current;
+  private Base base;
+  private long baseReuses;
+
+  /** Loads that took over the previous loop's snapshot instead of building one (diagnostics, tests). */
+  long baseReuses() {
+    return baseReuses;
+  }
+
+  /**
+   * The snapshot a session loaded (nodes and their bound pods) and kept for the next loop: its compiler and
+   * the compiled nodes it was loaded with, in order.
+   */
+  record Base(SchedulingCompiler compiler, List<CompiledNode> nodes, ClusterSnapshot snapshot) {}
 
   public CompileCache() {
     for (Kind k : Kind.values()) {
@@ -65,23 +82,33 @@ public final class CompileCache {
   /** Starts a loop's session: evicts stale entries and, when it has grown too much, replaces the compiler. */
   Session begin() {
     loop++;
+    if (loop % SWEEP_EVERY_LOOPS == 0) {
+      sweep();
+    }
+    current = new Session(compiler);
+    return current;
+  }
+
+  /** Drops entries unused for {@link #EVICT_AFTER_LOOPS} loops; replaces the compiler when it has grown too much. */
+  private void sweep() {
     int live = 0;
+    long oldest = loop - EVICT_AFTER_LOOPS;
+    // a pod held by the kept base snapshot is in use even when no loop looked it up since it was loaded
+    ClusterSnapshot held = base == null ? null : base.snapshot();
     for (int i = 0; i < pods.size(); i++) {
-      long oldest = loop - EVICT_AFTER_LOOPS;
-      pods.get(i).values().removeIf(e -> e.lastUsed < oldest);
+      pods.get(i).values().removeIf(e -> e.lastUsed < oldest && (held == null || held.nodeOfPod(e.value.uid()) < 0));
       nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
       live += pods.get(i).size() + nodes.get(i).size();
     }
     if (compiledSinceReset > Math.max(MIN_RESET_THRESHOLD, 4 * live)) {
       compiler = new SchedulingCompiler();
+      base = null;
       compiledSinceReset = 0;
       for (int i = 0; i < pods.size(); i++) {
         pods.get(i).clear();
         nodes.get(i).clear();
       }
     }
-    current = new Session(compiler);
-    return current;
   }
 
   /** The compiled objects of one loop. */
@@ -108,7 +135,8 @@ public final class CompileCache {
       }
       Map<Object, Entry<CompiledPod>> map = pods.get(kind.ordinal());
       Entry<CompiledPod> e = map.get(pod);
-      if (e != null && e.stamp.equals(PodStamp.of(pod))) {
+      // an object is not changed during a loop: one validation per loop suffices
+      if (e != null && (e.lastUsed == loop || ((PodStamp) e.stamp).matches(pod))) {
         e.lastUsed = loop;
         return e.value;
       }
@@ -116,6 +144,26 @@ public final class CompileCache {
       compiledSinceReset++;
       map.put(pod, new Entry<>(PodStamp.of(pod), c, loop));
       return c;
+    }
+
+    /**
+     * The base the previous session kept, when this session may take it over (it is the next loop of the same
+     * compiler); null otherwise.
+     */
+    Base previousBase() {
+      return live() && base != null && base.compiler() == sessionCompiler ? base : null;
+    }
+
+    /** Counts a load that took over the previous base. */
+    void reusedBase() {
+      baseReuses++;
+    }
+
+    /** Keeps {@code snapshot}, loaded with {@code nodes}, for the next session. */
+    void keepBase(List<CompiledNode> loadedNodes, ClusterSnapshot snapshot) {
+      if (live()) {
+        base = new Base(sessionCompiler, loadedNodes, snapshot);
+      }
     }
 
     /** Records a compiled pod built outside the cache (a moved pod's copy) under its own pod. */
@@ -132,7 +180,7 @@ public final class CompileCache {
       }
       Map<Object, Entry<CompiledNode>> map = nodes.get(kind.ordinal());
       Entry<CompiledNode> e = map.get(node);
-      if (e != null && ((NodeStamp) e.stamp).matches(node)) {
+      if (e != null && (e.lastUsed == loop || ((NodeStamp) e.stamp).matches(node))) {
         e.lastUsed = loop;
         return e.value;
       }
@@ -170,23 +218,33 @@ public final class CompileCache {
           m.getNamespace(), m.getUid(), m.getLabels(), m.getAnnotations(), m.getOwnerReferences());
     }
 
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof PodStamp s && spec == s.spec && meta == s.meta && labels == s.labels && annotations == s.annotations
-          && owners == s.owners && Objects.equals(nodeName, s.nodeName) && Objects.equals(deletion, s.deletion)
-          && Objects.equals(resourceVersion, s.resourceVersion) && Objects.equals(name, s.name)
-          && Objects.equals(namespace, s.namespace) && Objects.equals(uid, s.uid);
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(spec);
+    /** True when {@code p} is in the state this stamp was taken from (no allocation). */
+    boolean matches(Pod p) {
+      if (p.getSpec() != spec) {
+        return false;
+      }
+      ObjectMeta m = p.getMetadata();
+      if (m != meta) {
+        return false;
+      }
+      String nn = spec == null ? null : p.getSpec().getNodeName();
+      if (!Objects.equals(nodeName, nn)) {
+        return false;
+      }
+      if (m == null) {
+        return true;
+      }
+      return m.getLabels() == labels && m.getAnnotations() == annotations && m.getOwnerReferences() == owners
+          && Objects.equals(deletion, m.getDeletionTimestamp()) && Objects.equals(resourceVersion, m.getResourceVersion())
+          && Objects.equals(name, m.getName()) && Objects.equals(namespace, m.getNamespace()) && Objects.equals(uid, m.getUid());
     }
   }
 
   /**
-   * The node state a compiled node depends on: labels and taints by value (the simulator edits taints in
-   * place), allocatable and capacity entries by quantity reference (comparing quantities by value parses them).
+   * The node state a compiled node depends on. A node with the same non-empty resourceVersion (and name) is
+   * the same node: an API server writes a new version with every change, and the simulator does too.
+   * Otherwise labels and taints are compared by value (they may have been edited in place), allocatable and
+   * capacity entries by quantity reference (comparing quantities by value parses them).
    */
   private record NodeStamp(String resourceVersion, String name, Map<String, String> labels, List<Taint> taints, Boolean unschedulable,
       Map<String, Quantity> allocatable, Map<String, Quantity> capacity) {
@@ -204,6 +262,11 @@ public final class CompileCache {
 
     boolean matches(Node n) {
       ObjectMeta m = n.getMetadata();
+      if (resourceVersion != null && !resourceVersion.isEmpty() && m != null && resourceVersion.equals(m.getResourceVersion())
+          && Objects.equals(name, m.getName())) {
+        // an API server writes a new resourceVersion with every change: same version, same node
+        return true;
+      }
       return Objects.equals(resourceVersion, m == null ? null : m.getResourceVersion())
           && Objects.equals(name, m == null ? null : m.getName())
           && Objects.equals(labels, m == null ? null : m.getLabels())

@@ -16,6 +16,28 @@ public interface SchedulingSimulation {
   /** Adds a node (no pods). */
   void addNode(Node node);
 
+  /**
+   * Loads the loop's starting state — {@code nodes} in order, then the pods bound to them — before anything
+   * else is added. An implementation that still holds what it loaded in the previous loop for the same,
+   * unchanged node objects may keep it and apply only the pods in {@code changed} (UIDs whose state changed
+   * since then; null when unknown), asking {@code bound} for each one's current state.
+   *
+   * @param all every pod to load, in order (asked for only when loading from scratch)
+   * @param bound the pod with a UID as it should be loaded now, or null when it should not be there
+   */
+  default void load(List<Node> nodes, java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all,
+      java.util.Set<String> changed, java.util.function.Function<String, BoundPod> bound) {
+    for (Node n : nodes) {
+      addNode(n);
+    }
+    for (BoundPod b : all.get()) {
+      addPod(b.pod(), b.nodeName());
+    }
+  }
+
+  /** A pod and the node it is bound (or nominated) to. */
+  record BoundPod(Pod pod, String nodeName) {}
+
   /** Removes a node and its pods. */
   void removeNode(String nodeName);
 
@@ -27,6 +49,56 @@ public interface SchedulingSimulation {
 
   /** The pods currently on a node. */
   List<Pod> podsOn(String nodeName);
+
+  /** A pod on a node with its effective requests (milli-units) and whether it is a buffer's virtual pod. */
+  record PodRequests(Pod pod, java.util.Map<String, Long> requests, boolean virtual) {}
+
+  /**
+   * Request sums (milli-units) of the pods on a node that are not virtual: cpu, memory and the GPU resource;
+   * with {@code daemonSetsApart}, the cpu and memory of DaemonSet and mirror pods are summed apart.
+   */
+  record NodeRequests(long cpu, long memory, long gpu, long daemonSetCpu, long daemonSetMemory) {
+
+    /** Sums over pods with their requests. */
+    public static NodeRequests of(List<PodRequests> pods, boolean daemonSetsApart) {
+      long cpu = 0;
+      long mem = 0;
+      long gpu = 0;
+      long dsCpu = 0;
+      long dsMem = 0;
+      for (PodRequests p : pods) {
+        if (p.virtual()) {
+          continue;
+        }
+        long c = p.requests().getOrDefault("cpu", 0L);
+        long m = p.requests().getOrDefault("memory", 0L);
+        gpu += p.requests().getOrDefault(dev.headroom.core.autoscaler.scaledown.Utilization.GPU, 0L);
+        if (daemonSetsApart && dev.headroom.core.autoscaler.scaledown.DrainRules.isDaemonSetOrMirrorPod(p.pod())) {
+          dsCpu += c;
+          dsMem += m;
+        } else {
+          cpu += c;
+          mem += m;
+        }
+      }
+      return new NodeRequests(cpu, mem, gpu, dsCpu, dsMem);
+    }
+  }
+
+  /** {@link NodeRequests} of a node as the simulation holds it now. */
+  default NodeRequests requestsOn(String nodeName, boolean daemonSetsApart) {
+    return NodeRequests.of(podRequestsOn(nodeName), daemonSetsApart);
+  }
+
+  /** The pods currently on a node with their requests, in {@link #podsOn} order. */
+  default List<PodRequests> podRequestsOn(String nodeName) {
+    List<Pod> pods = podsOn(nodeName);
+    List<PodRequests> out = new java.util.ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      out.add(new PodRequests(p, requests(p), VirtualPods.isVirtual(p)));
+    }
+    return out;
+  }
 
   /** Places the pod on the first acceptable node that passes every predicate; the pod stays in the snapshot. */
   Optional<String> schedule(Pod pod, Predicate<String> acceptableNode);

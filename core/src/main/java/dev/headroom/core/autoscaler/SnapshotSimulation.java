@@ -32,7 +32,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       Reason.UNTOLERATED_TAINT, Reason.NODE_AFFINITY, Reason.TOO_MANY_PODS, Reason.INSUFFICIENT_RESOURCE, Reason.UNSUPPORTED);
 
   private final SchedulingCompiler compiler;
-  private final ClusterSnapshot snapshot;
+  private ClusterSnapshot snapshot;
   private final CompileCache.Session cache;
 
   public SnapshotSimulation() {
@@ -43,7 +43,14 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   public SnapshotSimulation(CompileCache cache) {
     this.cache = cache.begin();
     this.compiler = this.cache.compiler();
-    this.snapshot = new ClusterSnapshot(compiler);
+    this.snapshot = newSnapshot();
+  }
+
+  /** An empty snapshot that sums DaemonSet and mirror pods apart (scale-down utilisation may ignore them). */
+  private ClusterSnapshot newSnapshot() {
+    ClusterSnapshot s = new ClusterSnapshot(compiler);
+    s.sumApart(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod);
+    return s;
   }
 
   /** The underlying snapshot (read access for diagnostics). */
@@ -68,6 +75,66 @@ public final class SnapshotSimulation implements SchedulingSimulation {
 
   private CompiledNode compiled(Node n) {
     return cache.node(CompileCache.Kind.AS_IS, n, compiler::compile);
+  }
+
+  /**
+   * Loads the loop's nodes and bound pods. The loaded state is kept in the cache for the next loop: when that
+   * loop loads the same node objects, unchanged and in the same order, and knows which pods changed, it
+   * reverts this loop's additions and applies only those pods (a pod that moved is re-added at the end of its
+   * node's list). Everything the loop adds afterwards lives in a layer above the loaded state.
+   */
+  @Override
+  public void load(List<Node> nodes, java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all,
+      java.util.Set<String> changed, java.util.function.Function<String, BoundPod> bound) {
+    List<CompiledNode> compiledNodes = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      compiledNodes.add(compiled(n));
+    }
+    CompileCache.Base base = cache.previousBase();
+    if (base != null && changed != null && sameNodes(base.nodes(), compiledNodes)) {
+      ClusterSnapshot s = base.snapshot();
+      s.revertAll();
+      cache.reusedBase();
+      for (String uid : changed) {
+        s.removePod(uid);
+        BoundPod b = bound.apply(uid);
+        int i = b == null ? -1 : s.nodeIndex(b.nodeName());
+        if (i >= 0) {
+          s.addPod(compiled(b.pod()), i);
+        }
+      }
+      snapshot = s;
+    } else {
+      // unchanged pods of the previous base are taken as they were compiled
+      ClusterSnapshot previous = base != null && changed != null ? base.snapshot() : null;
+      if (previous != null) {
+        previous.revertAll();
+      }
+      ClusterSnapshot s = newSnapshot();
+      for (CompiledNode n : compiledNodes) {
+        s.addNode(n);
+      }
+      for (BoundPod b : all.get()) {
+        String uid = b.pod().getMetadata().getUid();
+        CompiledPod kept = previous == null || uid == null || uid.isEmpty() || changed.contains(uid) ? null : previous.pod(uid);
+        s.addPod(kept != null && kept.pod() == b.pod() ? kept : compiled(b.pod()), b.nodeName());
+      }
+      snapshot = s;
+    }
+    cache.keepBase(compiledNodes, snapshot);
+    snapshot.fork();
+  }
+
+  private static boolean sameNodes(List<CompiledNode> a, List<CompiledNode> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -103,6 +170,38 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     List<Pod> out = new ArrayList<>(on.size());
     for (CompiledPod c : on) {
       out.add(c.pod());
+    }
+    return out;
+  }
+
+  @Override
+  public NodeRequests requestsOn(String nodeName, boolean daemonSetsApart) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      return new NodeRequests(0, 0, 0, 0, 0);
+    }
+    int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+    long cpu = snapshot.requested(i, ResourceIds.CPU) - snapshot.virtualRequested(i, ResourceIds.CPU);
+    long mem = snapshot.requested(i, ResourceIds.MEMORY) - snapshot.virtualRequested(i, ResourceIds.MEMORY);
+    long gpu = gpuId < 0 ? 0 : snapshot.requested(i, gpuId) - snapshot.virtualRequested(i, gpuId);
+    if (!daemonSetsApart) {
+      return new NodeRequests(cpu, mem, gpu, 0, 0);
+    }
+    long dsCpu = snapshot.apartRequested(i, ResourceIds.CPU);
+    long dsMem = snapshot.apartRequested(i, ResourceIds.MEMORY);
+    return new NodeRequests(cpu - dsCpu, mem - dsMem, gpu, dsCpu, dsMem);
+  }
+
+  @Override
+  public List<PodRequests> podRequestsOn(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      return List.of();
+    }
+    List<CompiledPod> on = snapshot.podsOn(i);
+    List<PodRequests> out = new ArrayList<>(on.size());
+    for (CompiledPod c : on) {
+      out.add(new PodRequests(c.pod(), c.requestMap(), c.isVirtual()));
     }
     return out;
   }
@@ -176,7 +275,13 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       return SchedulingSimulation.super.allocatableMilli(node, resource);
     }
     int id = compiler.resources().find(resource);
-    return id < 0 ? 0 : compiled(node).allocatable(id);
+    if (id < 0) {
+      return 0;
+    }
+    // the node as the snapshot holds it, when it was compiled from this very object
+    int i = node.getMetadata() == null ? -1 : snapshot.nodeIndex(node.getMetadata().getName());
+    CompiledNode inSnapshot = i < 0 ? null : snapshot.node(i);
+    return inSnapshot != null && inSnapshot.node() == node ? inSnapshot.allocatable(id) : compiled(node).allocatable(id);
   }
 
   @Override

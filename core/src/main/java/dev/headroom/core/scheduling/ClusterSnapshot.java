@@ -61,6 +61,7 @@ public final class ClusterSnapshot {
 
   private Layer top;
   private int depth;
+  private java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apartRule;
 
   /** An empty snapshot over nodes and pods compiled by {@code compiler}. */
   public ClusterSnapshot(SchedulingCompiler compiler) {
@@ -95,6 +96,13 @@ public final class ClusterSnapshot {
     }
     top = top.parent;
     depth--;
+  }
+
+  /** Drops every layer above the base: the snapshot as it was before the first open {@link #fork()}. */
+  public void revertAll() {
+    while (top.parent != null) {
+      revert();
+    }
   }
 
   /** Folds the top layer into its parent, keeping its mutations. O(changes in the layer). */
@@ -189,6 +197,20 @@ public final class ClusterSnapshot {
     return -1;
   }
 
+  /** The pod with {@code uid}, or null when it is not in the snapshot. */
+  public CompiledPod pod(String uid) {
+    int i = nodeOfPod(uid);
+    if (i < 0) {
+      return null;
+    }
+    for (CompiledPod p : state(i).pods) {
+      if (p.uid().equals(uid)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
   /** The pods on node {@code index}, in insertion order (unmodifiable). */
   public List<CompiledPod> podsOn(int index) {
     checkIndex(index);
@@ -206,6 +228,31 @@ public final class ClusterSnapshot {
     checkIndex(index);
     long[] r = state(index).requested;
     return resourceId < r.length ? r[resourceId] : 0;
+  }
+
+  /** As {@link #requested}, over the node's virtual pods only. */
+  public long virtualRequested(int index, int resourceId) {
+    checkIndex(index);
+    long[] r = state(index).virtualRequested;
+    return r != null && resourceId < r.length ? r[resourceId] : 0;
+  }
+
+  /** As {@link #requested}, over the node's non-virtual pods that the rule of {@link #sumApart} selects. */
+  public long apartRequested(int index, int resourceId) {
+    checkIndex(index);
+    long[] r = state(index).apartRequested;
+    return r != null && resourceId < r.length ? r[resourceId] : 0;
+  }
+
+  /**
+   * Keeps, per node, the request sums of the non-virtual pods {@code rule} selects apart (read with
+   * {@link #apartRequested}); the rule's answer is remembered per compiled pod. Set before any pod is added.
+   */
+  public void sumApart(java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> rule) {
+    if (top.podTotal > 0 || top.parent != null) {
+      throw new IllegalStateException("sumApart on a snapshot that already holds pods");
+    }
+    this.apartRule = rule;
   }
 
   /** Index of the node where the last placement succeeded (-1 before the first). */
@@ -289,7 +336,7 @@ public final class ClusterSnapshot {
       throw new IllegalArgumentException("pod " + pod.uid() + " already in the snapshot");
     }
     NodeState s = stateForWrite(index);
-    s.add(pod);
+    s.add(pod, apartRule);
     top.podNodes.put(pod.uid(), index);
     top.podTotal++;
     for (AffinityTerm t : pod.antiAffinity()) {
@@ -321,8 +368,12 @@ public final class ClusterSnapshot {
       return false;
     }
     NodeState s = stateForWrite(index);
-    CompiledPod pod = s.remove(uid);
-    top.podNodes.put(uid, -1);
+    CompiledPod pod = s.remove(uid, apartRule);
+    if (top.parent == null) {
+      top.podNodes.remove(uid);
+    } else {
+      top.podNodes.put(uid, -1);
+    }
     top.podTotal--;
     for (CounterDef def : counterDefs) {
       if (def.matches(this, pod)) {
@@ -1135,6 +1186,9 @@ public final class ClusterSnapshot {
   /** Mutable aggregates of one node in one layer. */
   private static final class NodeState {
     long[] requested;
+    /** Request sums of the virtual pods, and of the other pods the snapshot's apart rule selects (null: none). */
+    long[] virtualRequested;
+    long[] apartRequested;
     ArrayList<CompiledPod> pods = new ArrayList<>(4);
     ArrayList<HostPort> ports;
 
@@ -1144,18 +1198,19 @@ public final class ClusterSnapshot {
 
     NodeState copy() {
       NodeState s = new NodeState(requested.clone());
+      s.virtualRequested = virtualRequested == null ? null : virtualRequested.clone();
+      s.apartRequested = apartRequested == null ? null : apartRequested.clone();
       s.pods = new ArrayList<>(pods);
       s.ports = ports == null ? null : new ArrayList<>(ports);
       return s;
     }
 
-    void add(CompiledPod p) {
-      long[] r = p.requestVector();
-      if (r.length > requested.length) {
-        requested = Arrays.copyOf(requested, r.length);
-      }
-      for (int id : p.requestIds()) {
-        requested[id] += r[id];
+    void add(CompiledPod p, java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apart) {
+      requested = plus(requested, p, 1);
+      if (p.isVirtual()) {
+        virtualRequested = plus(virtualRequested, p, 1);
+      } else if (apart != null && p.is(apart)) {
+        apartRequested = plus(apartRequested, p, 1);
       }
       pods.add(p);
       if (!p.hostPorts().isEmpty()) {
@@ -1166,14 +1221,25 @@ public final class ClusterSnapshot {
       }
     }
 
-    CompiledPod remove(String uid) {
+    private static long[] plus(long[] sums, CompiledPod p, int sign) {
+      long[] r = p.requestVector();
+      long[] out = sums == null ? new long[r.length] : sums.length < r.length ? Arrays.copyOf(sums, r.length) : sums;
+      for (int id : p.requestIds()) {
+        out[id] += sign * r[id];
+      }
+      return out;
+    }
+
+    CompiledPod remove(String uid, java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apart) {
       for (int i = 0; i < pods.size(); i++) {
         CompiledPod p = pods.get(i);
         if (p.uid().equals(uid)) {
           pods.remove(i);
-          long[] r = p.requestVector();
-          for (int id : p.requestIds()) {
-            requested[id] -= r[id];
+          requested = plus(requested, p, -1);
+          if (p.isVirtual()) {
+            virtualRequested = plus(virtualRequested, p, -1);
+          } else if (apart != null && p.is(apart)) {
+            apartRequested = plus(apartRequested, p, -1);
           }
           for (HostPort hp : p.hostPorts()) {
             ports.remove(hp);
@@ -1184,6 +1250,7 @@ public final class ClusterSnapshot {
       throw new IllegalStateException("pod " + uid + " not on node");
     }
   }
+
 
   private static final class Layer {
     final Layer parent;

@@ -99,6 +99,21 @@ public final class CompiledPod {
     this.classId = classId;
   }
 
+  /** Memo of {@link #is(java.util.function.Predicate)}: 0 unknown, 1 true, 2 false. */
+  private byte memo;
+
+  /**
+   * {@code rule} applied to the pod, remembered after the first call: for per-pod facts the scheduling
+   * inputs do not cover (such as "DaemonSet or mirror pod") that callers ask every loop. Every call must pass
+   * the same rule.
+   */
+  public boolean is(java.util.function.Predicate<Pod> rule) {
+    if (memo == 0) {
+      memo = rule.test(pod) ? (byte) 1 : (byte) 2;
+    }
+    return memo == 1;
+  }
+
   /** The same compiled shape for another pod of identical scheduling inputs (only identity differs). */
   private CompiledPod(CompiledPod shape, Pod pod, String name, String uid, String controllerUid) {
     this.pod = pod;

@@ -74,13 +74,18 @@ class CompileCacheTest {
   }
 
   @Test
-  void dropsEntriesUnusedForTwoLoops() {
+  void dropsEntriesUnusedForTwoLoopsAtTheNextSweep() {
     CompileCache cache = new CompileCache();
     Pod p = Fixtures.pod("p1", "1", "1Gi", null);
     CompileCache.Session s = cache.begin();
     var c = s.pod(CompileCache.Kind.AS_IS, p, s.compiler()::compile);
     cache.begin();
-    cache.begin();
+    CompileCache.Session soon = cache.begin();
+    assertThat(soon.pod(CompileCache.Kind.AS_IS, p, soon.compiler()::compile)).isSameAs(c);
+    // unused again for more than EVICT_AFTER_LOOPS loops: gone after the next sweep
+    for (int i = 0; i < CompileCache.SWEEP_EVERY_LOOPS; i++) {
+      cache.begin();
+    }
     CompileCache.Session later = cache.begin();
     assertThat(later.pod(CompileCache.Kind.AS_IS, p, later.compiler()::compile)).isNotSameAs(c);
   }

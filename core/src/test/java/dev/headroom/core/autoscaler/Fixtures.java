@@ -99,7 +99,7 @@ final class Fixtures {
   }
 
   /** In-memory cluster + provider: deletions and increases change the world like a real provider would. */
-  static final class World implements ClusterView, NodeGroupProvider, EventSink, BufferStatusWriter {
+  static class World implements ClusterView, NodeGroupProvider, EventSink, BufferStatusWriter {
     final List<Node> nodes = new ArrayList<>();
     final List<Pod> pods = new ArrayList<>();
     final List<PodDisruptionBudget> pdbs = new ArrayList<>();

@@ -51,7 +51,7 @@ public final class NodeObjects {
     }
     return new NodeBuilder()
         .withNewMetadata().withName(name).withLabels(labels).withAnnotations(annotations)
-        .withCreationTimestamp(requestedAt.toString()).endMetadata()
+        .withCreationTimestamp(requestedAt.toString()).withResourceVersion("1").endMetadata()
         .withNewSpec().withProviderID("kwok:" + name).withTaints(taints).endSpec()
         .withNewStatus().withCapacity(new TreeMap<>(template.getStatus().getCapacity()))
         .withAllocatable(new TreeMap<>(template.getStatus().getAllocatable()))
@@ -62,8 +62,10 @@ public final class NodeObjects {
         .build();
   }
 
-  /** Sets {@code Ready=True} and removes the not-ready taint. */
+  /** Sets {@code Ready=True} and removes the not-ready taint (a new resourceVersion, as an API server writes). */
   static void markReady(Node node) {
+    String version = node.getMetadata().getResourceVersion();
+    node.getMetadata().setResourceVersion(Long.toString(version == null ? 2 : Long.parseLong(version) + 1));
     node.getSpec().getTaints().removeIf(t -> NOT_READY_TAINT.equals(t.getKey()));
     node.getStatus().getConditions().removeIf(c -> "Ready".equals(c.getType()));
     node.getStatus().getConditions().add(new NodeConditionBuilder().withType("Ready").withStatus("True")

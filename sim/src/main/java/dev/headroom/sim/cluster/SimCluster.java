@@ -60,6 +60,7 @@ public final class SimCluster {
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
   private long version;
+  private final PodChangeLog podChanges = new PodChangeLog();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -221,6 +222,8 @@ public final class SimCluster {
     podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
     podSetVersion++;
+    p.watch(podChanges::add);
+    podChanges.add(p);
     version++;
     schedulerTrigger.run();
     return p;
@@ -280,6 +283,7 @@ public final class SimCluster {
     pending.remove(p.uid());
     unindex(p);
     podSetVersion++;
+    podChanges.add(p);
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
       handler.accept(p);
@@ -287,6 +291,11 @@ public final class SimCluster {
     if (wasBound) {
       schedulerTrigger.run();
     }
+  }
+
+  /** The log of pod changes (creations, in-place changes, deletions), for the autoscaler's pod index. */
+  public PodChangeLog podChanges() {
+    return podChanges;
   }
 
   /** Live pods in creation order. */

@@ -51,6 +51,13 @@ public final class SimPod {
   private boolean preexisting;
   private Object adapterView;
 
+  /** Told of every change to the pod object (the cluster's change log). */
+  private java.util.function.Consumer<SimPod> changes = p -> {};
+
+  void watch(java.util.function.Consumer<SimPod> listener) {
+    this.changes = listener;
+  }
+
   SimPod(long seq, Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
       boolean preexisting) {
     this.seq = seq;
@@ -201,6 +208,7 @@ public final class SimPod {
     pod.getStatus().setNominatedNodeName(null);
     pod.getStatus().setPhase("Pending");
     PodConditions.setScheduled(pod, true, null);
+    changes.accept(this);
   }
 
   void ready(long now) {
@@ -208,6 +216,7 @@ public final class SimPod {
     readyAt = preexisting ? SimCluster.PREEXISTING_MILLIS : now;
     pod.getStatus().setPhase("Running");
     PodConditions.setReady(pod, true);
+    changes.accept(this);
   }
 
   void gone() {
@@ -217,23 +226,27 @@ public final class SimPod {
   void markVictim(String deletionTimestamp) {
     victim = true;
     pod.getMetadata().setDeletionTimestamp(deletionTimestamp);
+    changes.accept(this);
   }
 
   void nominate(String nodeName) {
     preemptor = true;
     nominatedNode = nodeName;
     pod.getStatus().setNominatedNodeName(nodeName);
+    changes.accept(this);
   }
 
   void clearNomination() {
     nominatedNode = null;
     pod.getStatus().setNominatedNodeName(null);
+    changes.accept(this);
   }
 
   void markUnschedulable(String message) {
     if (!triedScheduling) {
       triedScheduling = true;
       PodConditions.setScheduled(pod, false, message);
+      changes.accept(this);
     }
   }
 }

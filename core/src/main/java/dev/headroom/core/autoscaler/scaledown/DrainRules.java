@@ -106,6 +106,11 @@ public final class DrainRules {
     return c != null && "DaemonSet".equals(c.getKind());
   }
 
+  /** True for DaemonSet-controlled and mirror pods (left out of utilisation when DaemonSets are ignored). */
+  public static boolean isDaemonSetOrMirrorPod(Pod pod) {
+    return isDaemonSetPod(pod) || isMirrorPod(pod);
+  }
+
   /** True for mirror (static) pods. */
   public static boolean isMirrorPod(Pod pod) {
     return pod.getMetadata().getAnnotations() != null && pod.getMetadata().getAnnotations().containsKey(MIRROR_ANNOTATION);

@@ -109,9 +109,8 @@ public final class ScaleDownPlanner {
       }
       NodeGroup g = groups.get(group);
       boolean ready = readyNodes.contains(name);
-      List<Pod> pods = sim.podsOn(name);
-      Utilization.Value u = Utilization.of(pods, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization(), sim::requests,
+      Utilization.Value u = Utilization.of(sim.requestsOn(name, g.options().ignoreDaemonSetsUtilization() != null
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization()),
           r -> sim.allocatableMilli(n, r));
       double threshold = u.gpu()
           ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
@@ -122,7 +121,7 @@ public final class ScaleDownPlanner {
       }
       List<Pod> toMove = new ArrayList<>();
       String blocked = null;
-      for (Pod p : pods) {
+      for (Pod p : sim.podsOn(name)) {
         Drainability d = rules.classify(p, budgets, now);
         if (d instanceof Drainability.Blocked b) {
           blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();

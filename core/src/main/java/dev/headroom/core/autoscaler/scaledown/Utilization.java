@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler.scaledown;
 
+import dev.headroom.core.autoscaler.SchedulingSimulation;
 import dev.headroom.core.autoscaler.VirtualPods;
 import dev.headroom.core.resources.EffectiveRequests;
 import dev.headroom.core.resources.Quantities;
@@ -42,37 +43,30 @@ public final class Utilization {
    */
   public static Value of(List<Pod> pods, boolean ignoreDaemonSets, java.util.function.Function<Pod, Map<String, Long>> requests,
       java.util.function.ToLongFunction<String> allocatable) {
+    List<SchedulingSimulation.PodRequests> withRequests = new java.util.ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      withRequests.add(new SchedulingSimulation.PodRequests(p, requests.apply(p), VirtualPods.isVirtual(p)));
+    }
+    return ofRequests(withRequests, ignoreDaemonSets, allocatable);
+  }
+
+  /**
+   * As {@link #of(List, boolean, java.util.function.Function, java.util.function.ToLongFunction)}, over pods
+   * that carry their requests and virtual-pod flag (the simulation's compiled view of a node).
+   */
+  public static Value ofRequests(List<SchedulingSimulation.PodRequests> pods, boolean ignoreDaemonSets,
+      java.util.function.ToLongFunction<String> allocatable) {
+    return of(SchedulingSimulation.NodeRequests.of(pods, ignoreDaemonSets), allocatable);
+  }
+
+  /** The utilisation of a node from its request sums (DaemonSet/mirror sums apart only when they are ignored). */
+  public static Value of(SchedulingSimulation.NodeRequests r, java.util.function.ToLongFunction<String> allocatable) {
     long gpuAlloc = allocatable.applyAsLong(GPU);
     if (gpuAlloc > 0) {
-      long used = 0;
-      for (Pod p : pods) {
-        if (!VirtualPods.isVirtual(p)) {
-          used += requests.apply(p).getOrDefault(GPU, 0L);
-        }
-      }
-      return new Value((double) used / gpuAlloc, true);
+      return new Value((double) r.gpu() / gpuAlloc, true);
     }
-    long cpu = 0;
-    long mem = 0;
-    long dsCpu = 0;
-    long dsMem = 0;
-    for (Pod p : pods) {
-      if (VirtualPods.isVirtual(p)) {
-        continue;
-      }
-      Map<String, Long> r = requests.apply(p);
-      long c = r.getOrDefault("cpu", 0L);
-      long m = r.getOrDefault("memory", 0L);
-      if (ignoreDaemonSets && (DrainRules.isDaemonSetPod(p) || DrainRules.isMirrorPod(p))) {
-        dsCpu += c;
-        dsMem += m;
-      } else {
-        cpu += c;
-        mem += m;
-      }
-    }
-    double cu = fraction(cpu, allocatable.applyAsLong("cpu") - dsCpu);
-    double mu = fraction(mem, allocatable.applyAsLong("memory") - dsMem);
+    double cu = fraction(r.cpu(), allocatable.applyAsLong("cpu") - r.daemonSetCpu());
+    double mu = fraction(r.memory(), allocatable.applyAsLong("memory") - r.daemonSetMemory());
     return new Value(Math.max(cu, mu), false);
   }
 

@@ -1,0 +1,130 @@
+package dev.headroom.core.autoscaler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import dev.headroom.core.autoscaler.SchedulingSimulation.BoundPod;
+
+/**
+ * The iteration's view of the pods, kept across loops: pending pods and pods bound (or nominated) to a node,
+ * each in the order the view first showed them. When the {@link ClusterView} keeps a change log
+ * ({@link ClusterView#podChangesSince}), a refresh touches only the pods that changed; otherwise it reads every
+ * pod. Terminated pods (Succeeded, Failed) and deleted unbound pods are left out, as the loop ignores them.
+ */
+final class PodIndex {
+
+  private final Map<String, Long> order = new HashMap<>();
+  private final TreeMap<Long, Pod> pending = new TreeMap<>();
+  private final TreeMap<Long, BoundPod> bound = new TreeMap<>();
+  private final Map<String, BoundPod> boundByUid = new HashMap<>();
+  private long nextOrder;
+  private long cursor = -1;
+
+  /**
+   * Brings the index up to date with {@code view}.
+   *
+   * @return the UIDs of pods that changed since the previous refresh, or null when every pod was read afresh
+   */
+  Set<String> refresh(ClusterView view) {
+    Optional<ClusterView.PodChanges> changes = cursor < 0 ? Optional.empty() : view.podChangesSince(cursor);
+    if (changes.isEmpty()) {
+      // a full read; then ask for the log from the view's current cursor on
+      Optional<ClusterView.PodChanges> start = view.podChangesSince(-1);
+      readAll(view.pods());
+      cursor = start.map(ClusterView.PodChanges::cursor).orElse(-1L);
+      return null;
+    }
+    Set<String> changed = new LinkedHashSet<>();
+    for (String uid : changes.get().deleted()) {
+      forget(uid);
+      changed.add(uid);
+    }
+    for (Pod p : changes.get().changed()) {
+      String uid = uid(p);
+      forget(uid);
+      place(uid, p);
+      changed.add(uid);
+    }
+    cursor = changes.get().cursor();
+    return changed;
+  }
+
+  private void readAll(List<Pod> pods) {
+    order.clear();
+    pending.clear();
+    bound.clear();
+    boundByUid.clear();
+    nextOrder = 0;
+    for (Pod p : pods) {
+      place(uid(p), p);
+    }
+  }
+
+  private void forget(String uid) {
+    Long at = order.get(uid);
+    if (at != null) {
+      pending.remove(at);
+      bound.remove(at);
+      boundByUid.remove(uid);
+    }
+  }
+
+  /** Files a pod under its first-seen position (kept while the pod exists, so order is stable). */
+  private void place(String uid, Pod p) {
+    if (p.getMetadata().getDeletionTimestamp() != null && (p.getSpec() == null || empty(p.getSpec().getNodeName()))) {
+      order.remove(uid);
+      return;
+    }
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+      order.remove(uid);
+      return;
+    }
+    Long at = order.get(uid);
+    if (at == null) {
+      at = nextOrder++;
+      order.put(uid, at);
+    }
+    String node = p.getSpec() != null && !empty(p.getSpec().getNodeName()) ? p.getSpec().getNodeName()
+        : p.getStatus() != null && !empty(p.getStatus().getNominatedNodeName()) ? p.getStatus().getNominatedNodeName() : null;
+    if (node != null) {
+      BoundPod b = new BoundPod(p, node);
+      bound.put(at, b);
+      boundByUid.put(uid, b);
+    } else {
+      pending.put(at, p);
+    }
+  }
+
+  /** Pending pods in first-seen order. */
+  List<Pod> pending() {
+    return new ArrayList<>(pending.values());
+  }
+
+  /** Bound (or nominated) pods in first-seen order. */
+  Collection<BoundPod> bound() {
+    return bound.values();
+  }
+
+  /** The bound pod with {@code uid}, or null. */
+  BoundPod bound(String uid) {
+    return boundByUid.get(uid);
+  }
+
+  /** The key a pod is indexed under: its UID, or namespace/name without one. */
+  static String uid(Pod p) {
+    String uid = p.getMetadata().getUid();
+    return uid == null || uid.isEmpty() ? p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() : uid;
+  }
+
+  private static boolean empty(String s) {
+    return s == null || s.isEmpty();
+  }
+}
