@@ -20,8 +20,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.time.Instant;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -93,11 +94,11 @@ public final class BufferTranslator {
       ScaleView scale = view.scale(namespace, WorkloadKind.normaliseGroup(ref.getApiGroup()), ref.getKind(), ref.getName());
       Optional<Pod> newest = newestPod(namespace, scale);
       if (newest.isPresent()) {
-        Pod live = Models.copy(newest.get());
-        if (live.getSpec() != null) {
-          live.getSpec().setNodeName(null);
+        // extraction deep-copies what it takes from the live pod, so the pod itself is not copied first
+        template = ManagedTemplates.extract(newest.get());
+        if (template.getSpec() != null) {
+          template.getSpec().setNodeName(null);
         }
-        template = ManagedTemplates.extract(live);
         base = scale.replicas();
       }
     } catch (LivePodException e) {
@@ -158,13 +159,43 @@ public final class BufferTranslator {
     } catch (ClusterApiException e) {
       throw new LivePodException(ERR_EXISTING_POD + ERR_LIST_PODS + e.getMessage());
     }
-    return pods.stream().max(NEWEST_FIRST_ORDER);
+    return newest(pods);
   }
 
-  /** Larger creationTimestamp is newer; on ties the smaller name wins ([H-IMPL]). */
-  private static final Comparator<Pod> NEWEST_FIRST_ORDER =
-      Comparator.<Pod, Instant>comparing(p -> Timestamps.creation(p.getMetadata()))
-          .thenComparing(p -> p.getMetadata() == null || p.getMetadata().getName() == null ? "" : p.getMetadata().getName(), Comparator.reverseOrder());
+  /**
+   * The newest pod: larger creationTimestamp is newer; on ties the smaller name wins ([H-IMPL]); on full ties
+   * the earlier pod of the list. Each distinct timestamp text is parsed once (pods of one rollout share it).
+   */
+  static Optional<Pod> newest(List<Pod> pods) {
+    Map<String, Instant> parsed = new HashMap<>();
+    Pod best = null;
+    Instant bestCreated = null;
+    String bestName = null;
+    for (Pod p : pods) {
+      Instant created = creation(p, parsed);
+      String name = p.getMetadata() == null || p.getMetadata().getName() == null ? "" : p.getMetadata().getName();
+      int c = best == null ? 1 : created.compareTo(bestCreated);
+      if (c > 0 || (c == 0 && name.compareTo(bestName) < 0)) {
+        best = p;
+        bestCreated = created;
+        bestName = name;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private static Instant creation(Pod p, Map<String, Instant> parsed) {
+    String text = p.getMetadata() == null ? null : p.getMetadata().getCreationTimestamp();
+    if (text == null) {
+      return Timestamps.creation(p.getMetadata());
+    }
+    Instant i = parsed.get(text);
+    if (i == null) {
+      i = Timestamps.creation(p.getMetadata());
+      parsed.put(text, i);
+    }
+    return i;
+  }
 
   private Optional<String> upsertAndCount(CapacityBuffer buffer, PodTemplateSpec template, Integer base) {
     PodTemplate managed;

@@ -118,9 +118,15 @@ public final class HpaReplicaCalculator {
     if (pods.isEmpty()) {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
-    Map<String, Long> requests = new HashMap<>();
+    Map<String, Long> requests = new HashMap<>(pods.size() * 4 / 3 + 1);
+    Long last = null;
     for (PodInfo p : pods) {
-      requests.put(p.name(), p.request(metric.resource(), metric.container()));
+      long request = p.request(metric.resource(), metric.container());
+      // pods of one workload mostly request the same: share the boxed value
+      if (last == null || last != request) {
+        last = request;
+      }
+      requests.put(p.name(), last);
     }
     long target = metric.target();
     Damping d =
@@ -137,17 +143,17 @@ public final class HpaReplicaCalculator {
   }
 
   /** Utilisation percent (truncated) over samples of known pods, then divided by the target. */
-  private static Ratio utilizationRatio(Map<String, Long> metrics, Map<String, Long> requests, long target) {
-    long metricsTotal = 0;
-    long requestsTotal = 0;
-    for (Map.Entry<String, Long> e : metrics.entrySet()) {
-      Long request = requests.get(e.getKey());
-      if (request == null) {
-        continue; // a sample for a pod the lister does not know
+  private static Ratio utilizationRatio(Metrics metrics, Map<String, Long> requests, long target) {
+    long[] totals = new long[2]; // metrics, requests
+    metrics.forEach((pod, value) -> {
+      Long request = requests.get(pod);
+      if (request != null) { // else a sample for a pod the lister does not know
+        totals[0] = Quantities.add(totals[0], value);
+        totals[1] = Quantities.add(totals[1], request);
       }
-      metricsTotal = Quantities.add(metricsTotal, e.getValue());
-      requestsTotal = Quantities.add(requestsTotal, request);
-    }
+    });
+    long metricsTotal = totals[0];
+    long requestsTotal = totals[1];
     if (requestsTotal == 0) {
       throw new MetricError(HpaReasons.MSG_NO_MATCHING_PODS);
     }
@@ -186,12 +192,10 @@ public final class HpaReplicaCalculator {
     return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
   }
 
-  private static Ratio averageRatio(Map<String, Long> metrics, long target) {
-    long total = 0;
-    for (long v : metrics.values()) {
-      total = Quantities.add(total, v);
-    }
-    long average = total / metrics.size();
+  private static Ratio averageRatio(Metrics metrics, long target) {
+    long[] total = new long[1];
+    metrics.forEach((pod, value) -> total[0] = Quantities.add(total[0], value));
+    long average = total[0] / metrics.size();
     return new Ratio((double) average / (double) target, average);
   }
 
@@ -242,7 +246,65 @@ public final class HpaReplicaCalculator {
 
   @FunctionalInterface
   private interface RatioFunction {
-    Ratio apply(Map<String, Long> metrics);
+    Ratio apply(Metrics metrics);
+  }
+
+  /** The per-pod values a ratio is computed over, visited in a fixed order. */
+  private interface Metrics {
+    int size();
+
+    void forEach(MetricVisitor visitor);
+  }
+
+  @FunctionalInterface
+  private interface MetricVisitor {
+    void accept(String pod, long value);
+  }
+
+  /** Values of a map, in its order. */
+  private static Metrics of(Map<String, Long> values) {
+    return new Metrics() {
+      @Override
+      public int size() {
+        return values.size();
+      }
+
+      @Override
+      public void forEach(MetricVisitor visitor) {
+        values.forEach(visitor::accept);
+      }
+    };
+  }
+
+  /** The samples of the pods that are neither ignored nor unready, in sample order, without copying them. */
+  private static Metrics counted(Map<String, PodSample> samples, Set<String> ignored, Set<String> unready) {
+    boolean all = ignored.isEmpty() && unready.isEmpty();
+    int size = 0;
+    if (all) {
+      size = samples.size();
+    } else {
+      for (String pod : samples.keySet()) {
+        if (!ignored.contains(pod) && !unready.contains(pod)) {
+          size++;
+        }
+      }
+    }
+    int n = size;
+    return new Metrics() {
+      @Override
+      public int size() {
+        return n;
+      }
+
+      @Override
+      public void forEach(MetricVisitor visitor) {
+        samples.forEach((pod, s) -> {
+          if (all || (!ignored.contains(pod) && !unready.contains(pod))) {
+            visitor.accept(pod, s.value());
+          }
+        });
+      }
+    };
   }
 
   @FunctionalInterface
@@ -263,22 +325,20 @@ public final class HpaReplicaCalculator {
     Set<String> missing = new HashSet<>();
     Set<String> ignored = new HashSet<>();
     int readyPodCount = classify(now, pods, samples, resource, unready, missing, ignored);
-    Map<String, Long> metrics = new LinkedHashMap<>();
-    samples.forEach((pod, s) -> {
-      if (!ignored.contains(pod) && !unready.contains(pod)) {
-        metrics.put(pod, s.value());
-      }
-    });
-    if (metrics.isEmpty()) {
+    Metrics counted = counted(samples, ignored, unready);
+    if (counted.size() == 0) {
       throw new MetricError(HpaReasons.MSG_NO_METRICS_FOR_PODS);
     }
-    Ratio first = ratioOf.apply(metrics);
+    Ratio first = ratioOf.apply(counted);
     double r = first.ratio();
     boolean upWithUnready = !unready.isEmpty() && r > 1.0;
     if (!upWithUnready && missing.isEmpty()) {
       int n = tol.within(r) ? current : ceilReplicas(r * readyPodCount);
       return new Damping(n, first.usage());
     }
+    // damping: the counted samples, then the missing and unready pods with their assumed values
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    counted.forEach(metrics::put);
     if (!missing.isEmpty() && r != 1.0) {
       for (String pod : missing) {
         metrics.put(pod, fill.valueFor(pod, r));
@@ -289,7 +349,7 @@ public final class HpaReplicaCalculator {
         metrics.put(pod, 0L);
       }
     }
-    double r2 = ratioOf.apply(metrics).ratio();
+    double r2 = ratioOf.apply(of(metrics)).ratio();
     if (tol.within(r2) || (r < 1.0 && r2 > 1.0) || (r > 1.0 && r2 < 1.0)) {
       return new Damping(current, first.usage());
     }
@@ -313,6 +373,7 @@ public final class HpaReplicaCalculator {
       Set<String> missing,
       Set<String> ignored) {
     int ready = 0;
+    Instant warmingSince = null; // pods started after this are still in the CPU initialization period
     for (PodInfo pod : pods) {
       if (pod.terminating() || pod.phase() == PodPhase.FAILED) {
         ignored.add(pod.name());
@@ -327,7 +388,10 @@ public final class HpaReplicaCalculator {
         missing.add(pod.name());
         continue;
       }
-      if ("cpu".equals(resource) && cpuUnready(now, pod, sample)) {
+      if (warmingSince == null && "cpu".equals(resource)) {
+        warmingSince = now.minus(cpuInitializationPeriod);
+      }
+      if ("cpu".equals(resource) && cpuUnready(warmingSince, pod, sample)) {
         unready.add(pod.name());
         continue;
       }
@@ -336,12 +400,13 @@ public final class HpaReplicaCalculator {
     return ready;
   }
 
-  private boolean cpuUnready(Instant now, PodInfo pod, PodSample sample) {
+  /** {@code warmingSince} is {@code now − cpuInitializationPeriod}. */
+  private boolean cpuUnready(Instant warmingSince, PodInfo pod, PodSample sample) {
     if (pod.ready() == null || pod.startTime() == null) {
       return true;
     }
     Instant transition = pod.readyTransition() == null ? pod.startTime() : pod.readyTransition();
-    if (pod.startTime().plus(cpuInitializationPeriod).isAfter(now)) {
+    if (pod.startTime().isAfter(warmingSince)) { // start + period > now
       return !pod.ready() || sample.timestamp().isBefore(transition.plus(sample.window()));
     }
     return !pod.ready() && pod.startTime().plus(initialReadinessDelay).isAfter(transition);

@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,8 @@ public final class SimBuffers {
   private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
+  private final Map<String, Optional<PodTemplate>> templateCache = new HashMap<>();
+  private long templateCacheWrites = -1;
   private long reconciles;
   private String lastFingerprint = "";
   private Instant nextResync = Instant.MIN;
@@ -174,9 +177,17 @@ public final class SimBuffers {
     return n;
   }
 
-  /** A managed PodTemplate by namespace and name. */
+  /**
+   * A managed PodTemplate by namespace and name, as an informer cache hands it out: one copy per stored
+   * version, shared by every read until the template store is written again (readers must not mutate it).
+   */
   public Optional<PodTemplate> template(String namespace, String name) {
-    return templates.get(namespace, name);
+    long writes = (long) templates.creates() + templates.updates();
+    if (writes != templateCacheWrites) {
+      templateCache.clear();
+      templateCacheWrites = writes;
+    }
+    return templateCache.computeIfAbsent(namespace + "/" + name, k -> templates.get(namespace, name));
   }
 
   /** Reconciles run so far. */
@@ -259,11 +270,10 @@ public final class SimBuffers {
 
     @Override
     public List<Pod> pods(String namespace, SelectorExpression selector) {
-      List<Pod> out = new ArrayList<>();
-      for (SimPod p : cluster.pods()) {
-        Map<String, String> labels = p.pod().getMetadata().getLabels();
-        if (p.namespace().equals(namespace) && p.pod().getMetadata().getDeletionTimestamp() == null
-            && selector.matches(labels)) {
+      List<SimPod> matched = cluster.pods(namespace, selector::matches);
+      List<Pod> out = new ArrayList<>(matched.size());
+      for (SimPod p : matched) {
+        if (p.pod().getMetadata().getDeletionTimestamp() == null) {
           out.add(p.pod());
         }
       }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ public final class SimClusterView implements ClusterView {
 
   private final SimCluster cluster;
   private final SimBuffers buffers;
+  private List<Pod> podList;
+  private long podListVersion;
 
   /** A view over the cluster and (possibly null) buffers. */
   public SimClusterView(SimCluster cluster, SimBuffers buffers) {
@@ -32,20 +35,25 @@ public final class SimClusterView implements ClusterView {
 
   @Override
   public List<Node> nodes() {
-    List<Node> out = new ArrayList<>();
+    List<Node> out = new ArrayList<>(cluster.nodes().size());
     for (SimNode n : cluster.nodes()) {
       out.add(n.node());
     }
     return out;
   }
 
+  /** The live pods; the list is rebuilt only when a pod was created or deleted since the last read. */
   @Override
   public List<Pod> pods() {
-    List<Pod> out = new ArrayList<>();
-    for (SimPod p : cluster.pods()) {
-      out.add(p.pod());
+    if (podList == null || podListVersion != cluster.podSetVersion()) {
+      List<Pod> out = new ArrayList<>(cluster.pods().size());
+      for (SimPod p : cluster.pods()) {
+        out.add(p.pod());
+      }
+      podList = Collections.unmodifiableList(out);
+      podListVersion = cluster.podSetVersion();
     }
-    return out;
+    return podList;
   }
 
   /** The cluster's pod change log, as an informer's event handlers would record it. */

@@ -23,6 +23,7 @@ import dev.headroom.sim.scenario.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ public final class SimWorkloadAutoscaler {
   private final Duration period;
   private final long cpuRequestMilli;
   private final List<Scenario.MetricTarget> targets;
+  private final List<ContainerRequests> containers;
   private int rescales;
 
   /**
@@ -60,6 +62,7 @@ public final class SimWorkloadAutoscaler {
     this.deployment = deployment;
     this.metrics = metrics;
     this.cpuRequestMilli = deployment.pods().isEmpty() ? cpuRequest(workload) : deployment.pods().get(0).requests().getOrDefault("cpu", 0L);
+    this.containers = List.of(new ContainerRequests("app", Map.of("cpu", cpuRequestMilli)));
     if (workload.autoscaling() instanceof Scenario.Hpa h) {
       this.targets = h.metrics();
       HpaConfig config = new HpaConfig(hpaMetrics(h.metrics()), h.minReplicas(), h.maxReplicas(), null,
@@ -103,37 +106,60 @@ public final class SimWorkloadAutoscaler {
   public HpaDecision decide(long nowMillis) {
     Instant now = VirtualClock.at(nowMillis);
     MetricsHistory.Sample sample = metrics.read(nowMillis);
-    List<PodInfo> pods = new ArrayList<>();
-    Map<String, PodSample> cpu = new LinkedHashMap<>();
-    for (SimPod p : deployment.pods()) {
-      boolean bound = p.node() != null;
-      boolean ready = p.state() == SimPod.State.RUNNING;
-      Instant start = bound ? VirtualClock.at(p.boundAt()) : null;
-      Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
-      pods.add(new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
-          readySince, start, List.of(new ContainerRequests("app", Map.of("cpu", cpuRequestMilli))), Map.of()));
-      if (sample != null && ready && p.readyAt() <= sample.atMillis()) {
-        long usage = Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli);
-        cpu.put(p.name(), PodSample.of(usage, VirtualClock.at(sample.atMillis())));
+    List<SimPod> live = deployment.pods();
+    PodInfo[] pods = new PodInfo[live.size()];
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, PodSample>[] cpu = new Map.Entry[live.size()];
+    int samples = 0;
+    // every Ready pod reports the same usage (the workload's utilisation times the shared request)
+    PodSample podSample = sample == null ? null
+        : PodSample.of(Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli), VirtualClock.at(sample.atMillis()));
+    for (int i = 0; i < pods.length; i++) {
+      SimPod p = live.get(i);
+      pods[i] = podInfo(p);
+      if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
+        cpu[samples++] = Map.entry(p.name(), podSample);
       }
     }
     Map<String, MetricReading> readings = new LinkedHashMap<>();
     for (Scenario.MetricTarget t : targets) {
       if (t.metric() == Scenario.MetricName.CPU) {
-        readings.put(CPU, cpu.isEmpty() ? new MetricReading.Failed("no metrics returned from resource metrics API")
-            : new MetricReading.PodSamples(cpu));
+        readings.put(CPU, samples == 0 ? new MetricReading.Failed("no metrics returned from resource metrics API")
+            // built immutable at once: the reading keeps it without another copy
+            : new MetricReading.PodSamples(Map.ofEntries(samples == cpu.length ? cpu : Arrays.copyOf(cpu, samples))));
       } else if (sample != null) {
         readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
       }
     }
     int spec = deployment.desired();
-    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, deployment.pods().size(), pods), readings);
+    // an immutable list, which the target keeps without another copy
+    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, live.size(), List.of(pods)), readings);
     if (d.replicas() != spec) {
       rescales++;
       deployment.scale(d.replicas());
     }
     return d;
   }
+
+  /**
+   * What the HPA sees of a pod. A pod's phase, readiness and times change only with its lifecycle state (and
+   * the victim mark), so the record is built once per state and reused across decisions.
+   */
+  private PodInfo podInfo(SimPod p) {
+    if (p.adapterView() instanceof CachedPodInfo c && c.state() == p.state() && c.victim() == p.victim()) {
+      return c.info();
+    }
+    boolean bound = p.node() != null;
+    boolean ready = p.state() == SimPod.State.RUNNING;
+    Instant start = bound ? VirtualClock.at(p.boundAt()) : null;
+    Instant readySince = ready ? VirtualClock.at(p.readyAt()) : start;
+    PodInfo info = new PodInfo(p.name(), bound ? PodPhase.RUNNING : PodPhase.PENDING, p.victim(), bound ? ready : null,
+        readySince, start, containers, Map.of());
+    p.adapterView(new CachedPodInfo(p.state(), p.victim(), info));
+    return info;
+  }
+
+  private record CachedPodInfo(SimPod.State state, boolean victim, PodInfo info) {}
 
   private static List<HpaMetric> hpaMetrics(List<Scenario.MetricTarget> targets) {
     List<HpaMetric> out = new ArrayList<>();

@@ -32,6 +32,7 @@ public final class DeploymentController {
   private final Deployment deployment;
   private final List<SimPod> live = new ArrayList<>();
   private int desired;
+  private int ready;
   private boolean queued;
 
   /** A Deployment with {@code replicas} initial replicas; call {@link #reconcile()} to create its pods. */
@@ -59,8 +60,12 @@ public final class DeploymentController {
         .build();
     cluster.onPodGone(name, p -> {
       live.remove(p);
+      if (p.readyAt() != -1) { // it had become Ready (pre-existing pods are Ready before time zero)
+        ready--;
+      }
       queueReconcile();
     });
+    cluster.onPodReady(name, p -> ready++);
   }
 
   /** The Deployment name. */
@@ -93,15 +98,9 @@ public final class DeploymentController {
     return live;
   }
 
-  /** Number of Ready (serving) pods. */
+  /** Number of Ready (serving) pods, counted as they become Ready and disappear. */
   public int readyReplicas() {
-    int n = 0;
-    for (SimPod p : live) {
-      if (p.state() == SimPod.State.RUNNING) {
-        n++;
-      }
-    }
-    return n;
+    return ready;
   }
 
   /** Sets {@code spec.replicas} (the workload autoscaler's write) and reconciles. */

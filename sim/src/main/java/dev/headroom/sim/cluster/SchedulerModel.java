@@ -87,8 +87,8 @@ public final class SchedulerModel {
     queued = false;
     passes++;
     List<SimPod> pending = new ArrayList<>();
-    for (SimPod p : cluster.pods()) {
-      if (p.state() == SimPod.State.PENDING && p.nominatedNode() == null) {
+    for (SimPod p : cluster.pendingPods()) {
+      if (p.nominatedNode() == null) {
         pending.add(p);
       }
     }
@@ -108,7 +108,9 @@ public final class SchedulerModel {
     for (SimPod p : pending) {
       String key = p.owner() + "/" + p.priority();
       if (failedOwners.contains(key)) {
-        p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
+        if (!p.triedScheduling()) { // the message is rendered only for the first failure
+          p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
+        }
         continue;
       }
       Placement placed = placement.schedulePodOnAnyNode(p.compiled(), i -> acceptable(placement, i));
@@ -120,7 +122,9 @@ public final class SchedulerModel {
         continue;
       }
       failedOwners.add(key);
-      p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
+      if (!p.triedScheduling()) {
+        p.markUnschedulable(String.format(UNSCHEDULABLE_MESSAGE, readyNodes));
+      }
     }
     cluster.changed();
     if (verify) {

@@ -7,20 +7,23 @@ import dev.headroom.sim.engine.EventQueue;
 import dev.headroom.sim.engine.EventQueue.Phase;
 import dev.headroom.sim.engine.VirtualClock;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The simulated cluster's objects: Nodes and Pods as API objects, with their lifecycle. It keeps a
@@ -46,6 +49,11 @@ public final class SimCluster {
   private final Map<String, SimNode> nodes = new TreeMap<>();
   private final List<SimNode> deletedNodes = new ArrayList<>();
   private final Map<String, SimPod> pods = new LinkedHashMap<>();
+  /** The live pods that are not bound yet, in creation order. */
+  private final Map<String, SimPod> pending = new LinkedHashMap<>();
+  /** Live pods by namespace, then by label set, each group in creation order (for label-selector lists). */
+  private final Map<String, Map<Map<String, String>, Map<String, SimPod>>> podsByLabels = new HashMap<>();
+  private long podSetVersion;
   private final Map<String, Consumer<SimPod>> podGoneHandlers = new TreeMap<>();
   private final Map<String, Consumer<SimPod>> podReadyHandlers = new TreeMap<>();
   private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
@@ -187,20 +195,35 @@ public final class SimCluster {
     PodSpec spec = new PodSpecBuilder(template).build();
     spec.setPriority(priority);
     spec.setNodeName(null);
-    OwnerReference ref = new OwnerReferenceBuilder().withApiVersion(ownerKind.equals("Job") ? "batch/v1" : "apps/v1")
-        .withKind(ownerKind).withName(ownerName).withUid(ownerUid).withController(true).build();
-    Pod pod = new PodBuilder()
-        .withNewMetadata().withName(ownerName + "-" + suffix).withNamespace(namespace)
-        .withUid(String.format("pod-%08d", seq)).withLabels(new TreeMap<>(labels)).withOwnerReferences(ref)
-        .withCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString()).endMetadata()
-        .withSpec(spec)
-        .withNewStatus().withPhase("Pending").endStatus()
-        .build();
-    SimPod p = new SimPod(pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
+    // the object the builders would make (same fields and collection types), assembled without their copies
+    OwnerReference ref = new OwnerReference();
+    ref.setApiVersion(ownerKind.equals("Job") ? "batch/v1" : "apps/v1");
+    ref.setKind(ownerKind);
+    ref.setName(ownerName);
+    ref.setUid(ownerUid);
+    ref.setController(true);
+    ObjectMeta meta = new ObjectMeta();
+    meta.setName(ownerName + "-" + suffix);
+    meta.setNamespace(namespace);
+    meta.setUid(uid(seq));
+    meta.setLabels(new LinkedHashMap<>(new TreeMap<>(labels)));
+    meta.setOwnerReferences(new ArrayList<>(List.of(ref)));
+    meta.setCreationTimestamp(VirtualClock.at(preexisting ? PREEXISTING_MILLIS : clock.millis()).toString());
+    PodStatus status = new PodStatus();
+    status.setPhase("Pending");
+    Pod pod = new Pod();
+    pod.setMetadata(meta);
+    pod.setSpec(spec);
+    pod.setStatus(status);
+    SimPod p = new SimPod(seq, pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
     pods.put(p.uid(), p);
     liveNames.add(namespace + "/" + pod.getMetadata().getName());
+    pending.put(p.uid(), p);
+    podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
+        .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
+    podSetVersion++;
     p.watch(podChanges::add);
     podChanges.add(p);
     version++;
@@ -208,10 +231,17 @@ public final class SimCluster {
     return p;
   }
 
+  /** {@code pod-%08d} of the sequence number. */
+  private static String uid(long seq) {
+    String digits = Long.toString(seq);
+    return digits.length() >= 8 ? "pod-" + digits : "pod-" + "00000000".substring(digits.length()) + digits;
+  }
+
   /** Binds a pending pod that the placement simulation has already placed on {@code nodeName}. */
   void bind(SimPod p, String nodeName, long startupMillis) {
     SimNode n = nodes.get(nodeName);
     p.bind(nodeName, clock.millis());
+    pending.remove(p.uid());
     version++;
     n.add(p);
     boundByPriority.merge(p.priority(), 1, Integer::sum);
@@ -253,6 +283,9 @@ public final class SimCluster {
     version++;
     pods.remove(p.uid());
     liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());
+    pending.remove(p.uid());
+    unindex(p);
+    podSetVersion++;
     podChanges.add(p);
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
@@ -285,6 +318,57 @@ public final class SimCluster {
     return Collections.unmodifiableCollection(pods.values());
   }
 
+  /**
+   * A counter that changes whenever a pod is created or deleted (not on other pod changes): what a cached
+   * list of the live pods depends on.
+   */
+  public long podSetVersion() {
+    return podSetVersion;
+  }
+
+  /**
+   * Live pods of {@code namespace} whose label set satisfies {@code matches}, in creation order (the order of
+   * {@link #pods()}). The predicate is evaluated once per distinct label set, not once per pod.
+   */
+  public List<SimPod> pods(String namespace, Predicate<Map<String, String>> matches) {
+    Map<Map<String, String>, Map<String, SimPod>> groups = podsByLabels.get(namespace);
+    if (groups == null) {
+      return List.of();
+    }
+    List<Map<String, SimPod>> hits = new ArrayList<>();
+    int size = 0;
+    for (Map.Entry<Map<String, String>, Map<String, SimPod>> g : groups.entrySet()) {
+      if (matches.test(g.getKey())) {
+        hits.add(g.getValue());
+        size += g.getValue().size();
+      }
+    }
+    List<SimPod> out = new ArrayList<>(size);
+    for (Map<String, SimPod> g : hits) {
+      out.addAll(g.values());
+    }
+    if (hits.size() > 1) {
+      // restore the cluster's order across label sets
+      out.sort(Comparator.comparingLong(SimPod::seq));
+    }
+    return out;
+  }
+
+  private void unindex(SimPod p) {
+    Map<Map<String, String>, Map<String, SimPod>> groups = podsByLabels.get(p.namespace());
+    Map<String, String> labels = p.pod().getMetadata().getLabels();
+    Map<String, SimPod> group = groups.get(labels);
+    group.remove(p.uid());
+    if (group.isEmpty()) {
+      groups.remove(labels);
+    }
+  }
+
+  /** Live pods that are not bound yet (state {@code PENDING}), in creation order. */
+  public Collection<SimPod> pendingPods() {
+    return Collections.unmodifiableCollection(pending.values());
+  }
+
   /** A live pod by UID, or null. */
   public SimPod pod(String uid) {
     return pods.get(uid);
@@ -298,8 +382,8 @@ public final class SimCluster {
   /** Pending real pods right now. */
   public int pendingRealPods() {
     int n = 0;
-    for (SimPod p : pods.values()) {
-      if (p.state() == SimPod.State.PENDING && p.real()) {
+    for (SimPod p : pending.values()) {
+      if (p.real()) {
         n++;
       }
     }

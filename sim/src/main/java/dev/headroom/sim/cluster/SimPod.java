@@ -32,6 +32,7 @@ public final class SimPod {
     GONE
   }
 
+  private final long seq;
   private final Pod pod;
   private final Origin origin;
   private final String owner;
@@ -48,6 +49,7 @@ public final class SimPod {
   private String nominatedNode;
   private boolean triedScheduling;
   private boolean preexisting;
+  private Object adapterView;
 
   /** Told of every change to the pod object (the cluster's change log). */
   private java.util.function.Consumer<SimPod> changes = p -> {};
@@ -56,8 +58,9 @@ public final class SimPod {
     this.changes = listener;
   }
 
-  SimPod(Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
+  SimPod(long seq, Pod pod, Origin origin, String owner, int priority, long createdAt, Map<String, Long> requests,
       boolean preexisting) {
+    this.seq = seq;
     this.preexisting = preexisting;
     this.pod = pod;
     this.origin = origin;
@@ -65,6 +68,11 @@ public final class SimPod {
     this.priority = priority;
     this.createdAt = createdAt;
     this.requests = requests;
+  }
+
+  /** Creation sequence number in the cluster (1, 2, ...): the order of {@link SimCluster#pods()}. */
+  public long seq() {
+    return seq;
   }
 
   /** The API object (mutated in place as the pod moves through its lifecycle). */
@@ -171,6 +179,19 @@ public final class SimPod {
 
   void preexisting(boolean b) {
     preexisting = b;
+  }
+
+  /**
+   * What the adapter observing this pod (the workload autoscaler of its Deployment) cached about it, or null;
+   * the adapter checks that it still matches the pod's state before reusing it.
+   */
+  public Object adapterView() {
+    return adapterView;
+  }
+
+  /** Caches an adapter's view of this pod (see {@link #adapterView()}). */
+  public void adapterView(Object view) {
+    this.adapterView = view;
   }
 
   /** True once the scheduler tried and failed to place the pod (it is then marked unschedulable). */

@@ -193,8 +193,8 @@ public final class Simulation {
 
     events.runUntil(end);
     // pods still pending at the end count with the time they have waited so far
-    for (SimPod p : new ArrayList<>(cluster.pods())) {
-      if (p.state() == SimPod.State.PENDING && p.real()) {
+    for (SimPod p : new ArrayList<>(cluster.pendingPods())) {
+      if (p.real()) {
         long w = end - p.createdAt();
         waits.add(w);
         if (w > sloMillis) {
@@ -276,14 +276,12 @@ public final class Simulation {
     int pending = 0;
     int pendingBalloons = 0;
     long oldest = 0;
-    for (SimPod p : cluster.pods()) {
-      if (p.state() == SimPod.State.PENDING) {
-        if (p.real()) {
-          pending++;
-          oldest = Math.max(oldest, now - p.createdAt());
-        } else {
-          pendingBalloons++;
-        }
+    for (SimPod p : cluster.pendingPods()) {
+      if (p.real()) {
+        pending++;
+        oldest = Math.max(oldest, now - p.createdAt());
+      } else {
+        pendingBalloons++;
       }
     }
     double meanUtil = ready == 0 ? 0 : util / ready;
