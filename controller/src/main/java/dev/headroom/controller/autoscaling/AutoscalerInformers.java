@@ -26,10 +26,12 @@ public final class AutoscalerInformers implements AutoCloseable {
   private final SharedIndexInformer<DaemonSet> daemonSets;
   private final SharedIndexInformer<CapacityBuffer> buffers;
   private final SharedIndexInformer<PodTemplate> templates;
+  private final PodChangeFeed podChanges = new PodChangeFeed();
 
   public AutoscalerInformers(KubernetesClient client) {
     this.nodes = client.nodes().runnableInformer(0);
     this.pods = client.pods().inAnyNamespace().runnableInformer(0);
+    this.pods.addEventHandler(podChanges);
     this.pdbs = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
     this.daemonSets = client.apps().daemonSets().inAnyNamespace().runnableInformer(0);
     this.buffers = client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0);
@@ -58,7 +60,8 @@ public final class AutoscalerInformers implements AutoCloseable {
         pdbs.getStore()::list,
         daemonSets.getStore()::list,
         buffers.getStore()::list,
-        (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))));
+        (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))),
+        podChanges::since);
   }
 
   /** The node lister alone (providers map nodes to groups with it). */

@@ -23,7 +23,19 @@ public record ClusterListers(
     Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
     Supplier<List<DaemonSet>> daemonSets,
     Supplier<List<CapacityBuffer>> buffers,
-    BiFunction<String, String, Optional<PodTemplate>> podTemplate) {
+    BiFunction<String, String, Optional<PodTemplate>> podTemplate,
+    java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges) {
+
+  /** Listers without a pod change log (every loop reads every pod). */
+  public ClusterListers(
+      Supplier<List<Node>> nodes,
+      Supplier<List<Pod>> pods,
+      Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
+      Supplier<List<DaemonSet>> daemonSets,
+      Supplier<List<CapacityBuffer>> buffers,
+      BiFunction<String, String, Optional<PodTemplate>> podTemplate) {
+    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, cursor -> Optional.empty());
+  }
 
   /** Every read is a fresh list from the API server (consistent with the previous write; for tests and tools). */
   public static ClusterListers fromApi(KubernetesClient client) {

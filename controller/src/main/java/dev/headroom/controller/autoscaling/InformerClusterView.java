@@ -32,6 +32,12 @@ public final class InformerClusterView implements ClusterView {
     return listers.pods().get();
   }
 
+  /** The pod informer's change log, when the listers have one. */
+  @Override
+  public Optional<PodChanges> podChangesSince(long cursor) {
+    return listers.podChanges().apply(cursor);
+  }
+
   @Override
   public List<PodDisruptionBudget> podDisruptionBudgets() {
     return listers.podDisruptionBudgets().get();

@@ -40,7 +40,7 @@ public final class Autoscaler {
 
   /** A bound pod goes into the loop's snapshot unless it is expendable or its node is left out. */
   private boolean loadable(SchedulingSimulation.BoundPod b, Set<String> loadedNodes) {
-    return Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff() && loadedNodes.contains(b.nodeName());
+    return loadedNodes.contains(b.nodeName()) && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
   }
 
   /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
@@ -91,6 +91,8 @@ public final class Autoscaler {
     final Set<String> readyNodes = new HashSet<>();
     final Set<String> placeholders = new HashSet<>();
     final Set<String> destinations = new HashSet<>();
+    /** The nodes read at the start of the loop, by name. */
+    List<Node> nodes = List.of();
     Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
@@ -117,6 +119,7 @@ public final class Autoscaler {
     // 2. Read the world.
     List<Node> nodes = new ArrayList<>(cluster.nodes());
     nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+    loop.nodes = nodes;
     Set<String> changed = pods.refresh(cluster);
     if (changed == null) {
       unloaded = null;
@@ -196,15 +199,7 @@ public final class Autoscaler {
       SchedulingSimulation.BoundPod b = pods.bound(uid);
       return b != null && loadable(b, loadedNames) ? b : null;
     };
-    sim.load(loaded, () -> {
-      List<SchedulingSimulation.BoundPod> all = new ArrayList<>();
-      for (SchedulingSimulation.BoundPod b : pods.bound()) {
-        if (loadable(b, loadedNames)) {
-          all.add(b);
-        }
-      }
-      return all;
-    }, unloaded, loadable);
+    sim.load(loaded, pods.bound(), b -> loadable(b, loadedNames), unloaded, loadable);
     unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
@@ -581,7 +576,7 @@ public final class Autoscaler {
       } else {
         Pod chunk = e.pods().get(0);
         boolean feasible = false;
-        for (Node n : cluster.nodes()) {
+        for (Node n : loop.nodes) {
           if (loop.readyNodes.contains(n.getMetadata().getName()) && loop.sim.fitsEmptyNode(chunk, n)) {
             feasible = true;
             break;

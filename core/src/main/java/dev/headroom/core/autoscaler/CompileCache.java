@@ -30,9 +30,10 @@ import java.util.function.Function;
  * not be changed in place without bumping resourceVersion: informers replace objects on change, and the
  * simulator builds a new spec for every pod and changes only the scalar fields above.
  *
- * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS} loops),
- * unless their pod is held by the base snapshot kept for the next loop. The compiler (whose interning and
- * class tables only grow) is replaced with an empty one when it compiled far more objects than are live.
+ * <p>Entries not used for {@link #EVICT_AFTER_LOOPS} loops are dropped at the next sweep (every {@link #SWEEP_EVERY_LOOPS}
+ * loops); the base snapshot kept for the next loop holds its compiled pods itself. The compiler (whose
+ * interning and class tables only grow) is replaced with an empty one when it compiled far more objects than
+ * are live, in the cache and in the base.
  */
 public final class CompileCache {
 
@@ -93,12 +94,14 @@ public final class CompileCache {
   private void sweep() {
     int live = 0;
     long oldest = loop - EVICT_AFTER_LOOPS;
-    // a pod held by the kept base snapshot is in use even when no loop looked it up since it was loaded
-    ClusterSnapshot held = base == null ? null : base.snapshot();
     for (int i = 0; i < pods.size(); i++) {
-      pods.get(i).values().removeIf(e -> e.lastUsed < oldest && (held == null || held.nodeOfPod(e.value.uid()) < 0));
+      pods.get(i).values().removeIf(e -> e.lastUsed < oldest);
       nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
       live += pods.get(i).size() + nodes.get(i).size();
+    }
+    // the kept base snapshot holds compiled pods of its own (reused without a look-up here)
+    if (base != null) {
+      live += base.snapshot().podCount();
     }
     if (compiledSinceReset > Math.max(MIN_RESET_THRESHOLD, 4 * live)) {
       compiler = new SchedulingCompiler();

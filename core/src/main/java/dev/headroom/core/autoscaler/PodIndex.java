@@ -118,10 +118,9 @@ final class PodIndex {
     return boundByUid.get(uid);
   }
 
-  /** The key a pod is indexed under: its UID, or namespace/name without one. */
+  /** The key a pod is indexed under: the snapshot's (its UID, or namespace/name without one). */
   static String uid(Pod p) {
-    String uid = p.getMetadata().getUid();
-    return uid == null || uid.isEmpty() ? p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() : uid;
+    return dev.headroom.core.scheduling.SchedulingCompiler.uidOf(p);
   }
 
   private static boolean empty(String s) {

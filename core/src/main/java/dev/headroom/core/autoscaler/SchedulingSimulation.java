@@ -17,21 +17,25 @@ public interface SchedulingSimulation {
   void addNode(Node node);
 
   /**
-   * Loads the loop's starting state — {@code nodes} in order, then the pods bound to them — before anything
-   * else is added. An implementation that still holds what it loaded in the previous loop for the same,
-   * unchanged node objects may keep it and apply only the pods in {@code changed} (UIDs whose state changed
-   * since then; null when unknown), asking {@code bound} for each one's current state.
+   * Loads the loop's starting state — {@code nodes} in order, then the pods of {@code candidates} that
+   * {@code loadable} accepts, in order — before anything else is added. An implementation that still holds what
+   * it loaded in the previous loop may keep it and apply only the pods in {@code changed} (UIDs whose state
+   * changed since then; null when unknown), asking {@code bound} for each one's current state.
    *
-   * @param all every pod to load, in order (asked for only when loading from scratch)
+   * @param candidates every bound (or nominated) pod; {@code loadable} is asked only for those an
+   *     implementation needs
    * @param bound the pod with a UID as it should be loaded now, or null when it should not be there
    */
-  default void load(List<Node> nodes, java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all,
-      java.util.Set<String> changed, java.util.function.Function<String, BoundPod> bound) {
+  default void load(List<Node> nodes, java.util.Collection<BoundPod> candidates,
+      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
+      java.util.function.Function<String, BoundPod> bound) {
     for (Node n : nodes) {
       addNode(n);
     }
-    for (BoundPod b : all.get()) {
-      addPod(b.pod(), b.nodeName());
+    for (BoundPod b : candidates) {
+      if (loadable.test(b)) {
+        addPod(b.pod(), b.nodeName());
+      }
     }
   }
 

@@ -63,7 +63,16 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   private CompiledPod compiled(Pod p) {
-    return cache.pod(CompileCache.Kind.AS_IS, p, compiler::compile);
+    return cache.pod(CompileCache.Kind.AS_IS, p, this::heldOrCompiled);
+  }
+
+  /**
+   * The compiled form the snapshot holds for this very pod object (loaded or placed in this loop, so current),
+   * else a fresh compilation.
+   */
+  private CompiledPod heldOrCompiled(Pod p) {
+    CompiledPod held = snapshot.pod(SchedulingCompiler.uidOf(p));
+    return held != null && held.pod() == p ? held : compiler.compile(p);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName}, so NodeName does not pin it. */
@@ -88,8 +97,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    * node's list). Everything the loop adds afterwards lives in a layer above the loaded state.
    */
   @Override
-  public void load(List<Node> nodes, java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all,
-      java.util.Set<String> changed, java.util.function.Function<String, BoundPod> bound) {
+  public void load(List<Node> nodes, java.util.Collection<BoundPod> candidates,
+      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
+      java.util.function.Function<String, BoundPod> bound) {
     List<CompiledNode> compiledNodes = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
       compiledNodes.add(compiled(n));
@@ -109,14 +119,16 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       }
       snapshot = s;
     } else if (base != null && changed != null) {
-      snapshot = rebuild(base.snapshot(), compiledNodes, all, changed, bound);
+      snapshot = rebuild(base.snapshot(), compiledNodes, candidates, loadable, changed, bound);
     } else {
       ClusterSnapshot s = newSnapshot();
       for (CompiledNode n : compiledNodes) {
         s.addNode(n);
       }
-      for (BoundPod b : all.get()) {
-        s.addPod(compiled(b.pod()), b.nodeName());
+      for (BoundPod b : candidates) {
+        if (loadable.test(b)) {
+          s.addPod(compiled(b.pod()), b.nodeName());
+        }
       }
       snapshot = s;
     }
@@ -127,10 +139,10 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   /**
    * A new snapshot for a changed node list that takes over what {@code previous} knew: a node that is the same
    * compiled node and none of whose pods changed comes with its pods as they were; the other nodes get their
-   * pods from {@code all}, in its order.
+   * pods from {@code candidates}, in their order.
    */
-  private ClusterSnapshot rebuild(ClusterSnapshot previous, List<CompiledNode> nodes,
-      java.util.function.Supplier<? extends java.util.Collection<BoundPod>> all, java.util.Set<String> changed,
+  private ClusterSnapshot rebuild(ClusterSnapshot previous, List<CompiledNode> nodes, java.util.Collection<BoundPod> candidates,
+      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
       java.util.function.Function<String, BoundPod> bound) {
     previous.revertAll();
     java.util.Set<String> dirty = new java.util.HashSet<>();
@@ -156,8 +168,8 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       }
     }
     if (!refill.isEmpty()) {
-      for (BoundPod b : all.get()) {
-        if (refill.contains(b.nodeName())) {
+      for (BoundPod b : candidates) {
+        if (refill.contains(b.nodeName()) && loadable.test(b)) {
           s.addPod(compiled(b.pod()), b.nodeName());
         }
       }
@@ -197,7 +209,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
 
   @Override
   public void removePod(Pod pod) {
-    snapshot.removePod(compiled(pod).uid());
+    snapshot.removePod(SchedulingCompiler.uidOf(pod));
   }
 
   @Override

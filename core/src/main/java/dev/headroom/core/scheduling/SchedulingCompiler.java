@@ -167,13 +167,26 @@ public final class SchedulingCompiler {
     return new CompiledNode(node, name, labels, vector, maxPods, unschedulable, taintList, group, null);
   }
 
+  /** The key a compiled pod is known by in a snapshot: its UID, or namespace/name when it has none. */
+  public static String uidOf(Pod pod) {
+    return uidOf(pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata());
+  }
+
+  private static String uidOf(ObjectMeta meta) {
+    if (meta.getUid() != null && !meta.getUid().isEmpty()) {
+      return meta.getUid();
+    }
+    String namespace = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
+    return namespace + "/" + (meta.getName() == null ? "" : meta.getName());
+  }
+
   /** Compiles a pod. */
   public CompiledPod compile(Pod pod) {
     ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
     PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
     String namespace = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
     String name = meta.getName() == null ? "" : meta.getName();
-    String uid = meta.getUid() == null || meta.getUid().isEmpty() ? namespace + "/" + name : meta.getUid();
+    String uid = uidOf(meta);
     Map<String, String> labels = intern(meta.getLabels());
     boolean terminating = meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
     Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
