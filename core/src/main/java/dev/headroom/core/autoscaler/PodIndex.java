@@ -26,6 +26,10 @@ final class PodIndex {
   private final Map<String, BoundPod> boundByUid = new HashMap<>();
   private long nextOrder;
   private long cursor = -1;
+  /** After a full read: the pods as read (the maps above are filled only when changes must be applied). */
+  private List<Pod> read;
+  private List<Pod> readPending;
+  private List<BoundPod> readBound;
 
   /**
    * Brings the index up to date with {@code view}.
@@ -40,6 +44,9 @@ final class PodIndex {
       readAll(view.pods());
       cursor = start.map(ClusterView.PodChanges::cursor).orElse(-1L);
       return null;
+    }
+    if (read != null) {
+      fill(read);
     }
     Set<String> changed = new LinkedHashSet<>();
     for (String uid : changes.get().deleted()) {
@@ -56,7 +63,25 @@ final class PodIndex {
     return changed;
   }
 
+  /** A full read: classified into lists at once; the ordered maps are built only if changes follow. */
   private void readAll(List<Pod> pods) {
+    read = pods;
+    readPending = new ArrayList<>();
+    readBound = new ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      if (skipped(p)) {
+        continue;
+      }
+      String node = nodeOf(p);
+      if (node != null) {
+        readBound.add(new BoundPod(p, node));
+      } else {
+        readPending.add(p);
+      }
+    }
+  }
+
+  private void fill(List<Pod> pods) {
     order.clear();
     pending.clear();
     bound.clear();
@@ -65,6 +90,9 @@ final class PodIndex {
     for (Pod p : pods) {
       place(uid(p), p);
     }
+    read = null;
+    readPending = null;
+    readBound = null;
   }
 
   private void forget(String uid) {
@@ -78,12 +106,7 @@ final class PodIndex {
 
   /** Files a pod under its first-seen position (kept while the pod exists, so order is stable). */
   private void place(String uid, Pod p) {
-    if (p.getMetadata().getDeletionTimestamp() != null && (p.getSpec() == null || empty(p.getSpec().getNodeName()))) {
-      order.remove(uid);
-      return;
-    }
-    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+    if (skipped(p)) {
       order.remove(uid);
       return;
     }
@@ -92,8 +115,7 @@ final class PodIndex {
       at = nextOrder++;
       order.put(uid, at);
     }
-    String node = p.getSpec() != null && !empty(p.getSpec().getNodeName()) ? p.getSpec().getNodeName()
-        : p.getStatus() != null && !empty(p.getStatus().getNominatedNodeName()) ? p.getStatus().getNominatedNodeName() : null;
+    String node = nodeOf(p);
     if (node != null) {
       BoundPod b = new BoundPod(p, node);
       bound.put(at, b);
@@ -103,18 +125,36 @@ final class PodIndex {
     }
   }
 
+  /** Deleted unbound pods and terminated pods are not the loop's concern. */
+  private static boolean skipped(Pod p) {
+    if (p.getMetadata().getDeletionTimestamp() != null && (p.getSpec() == null || empty(p.getSpec().getNodeName()))) {
+      return true;
+    }
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  /** The node a pod is bound to, else the one it is nominated to, else null. */
+  private static String nodeOf(Pod p) {
+    return p.getSpec() != null && !empty(p.getSpec().getNodeName()) ? p.getSpec().getNodeName()
+        : p.getStatus() != null && !empty(p.getStatus().getNominatedNodeName()) ? p.getStatus().getNominatedNodeName() : null;
+  }
+
   /** Pending pods in first-seen order. */
   List<Pod> pending() {
-    return new ArrayList<>(pending.values());
+    return read != null ? new ArrayList<>(readPending) : new ArrayList<>(pending.values());
   }
 
   /** Bound (or nominated) pods in first-seen order. */
   Collection<BoundPod> bound() {
-    return bound.values();
+    return read != null ? readBound : bound.values();
   }
 
   /** The bound pod with {@code uid}, or null. */
   BoundPod bound(String uid) {
+    if (read != null) {
+      fill(read);
+    }
     return boundByUid.get(uid);
   }
 

@@ -46,16 +46,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     this.snapshot = newSnapshot();
   }
 
-  /** An empty snapshot that sums DaemonSet and mirror pods apart (scale-down utilisation may ignore them). */
   private ClusterSnapshot newSnapshot() {
-    ClusterSnapshot s = new ClusterSnapshot(compiler);
-    s.sumApart(SUMMED_APART);
-    return s;
+    return new ClusterSnapshot(compiler);
   }
-
-  /** Pods whose requests scale-down utilisation may leave out. */
-  private static final java.util.function.Predicate<Pod> SUMMED_APART =
-      dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetOrMirrorPod;
 
   /** The underlying snapshot (read access for diagnostics). */
   public ClusterSnapshot snapshot() {
@@ -239,8 +232,8 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     if (!daemonSetsApart) {
       return new NodeRequests(cpu, mem, gpu, 0, 0);
     }
-    long dsCpu = snapshot.apartRequested(i, ResourceIds.CPU);
-    long dsMem = snapshot.apartRequested(i, ResourceIds.MEMORY);
+    long dsCpu = snapshot.daemonSetRequested(i, ResourceIds.CPU);
+    long dsMem = snapshot.daemonSetRequested(i, ResourceIds.MEMORY);
     return new NodeRequests(cpu - dsCpu, mem - dsMem, gpu, dsCpu, dsMem);
   }
 

@@ -61,7 +61,6 @@ public final class ClusterSnapshot {
 
   private Layer top;
   private int depth;
-  private java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apartRule;
 
   /** An empty snapshot over nodes and pods compiled by {@code compiler}. */
   public ClusterSnapshot(SchedulingCompiler compiler) {
@@ -237,22 +236,11 @@ public final class ClusterSnapshot {
     return r != null && resourceId < r.length ? r[resourceId] : 0;
   }
 
-  /** As {@link #requested}, over the node's non-virtual pods that the rule of {@link #sumApart} selects. */
-  public long apartRequested(int index, int resourceId) {
+  /** As {@link #requested}, over the node's DaemonSet and mirror pods. */
+  public long daemonSetRequested(int index, int resourceId) {
     checkIndex(index);
     long[] r = state(index).apartRequested;
     return r != null && resourceId < r.length ? r[resourceId] : 0;
-  }
-
-  /**
-   * Keeps, per node, the request sums of the non-virtual pods {@code rule} selects apart (read with
-   * {@link #apartRequested}); the rule's answer is remembered per compiled pod. Set before any pod is added.
-   */
-  public void sumApart(java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> rule) {
-    if (top.podTotal > 0 || top.parent != null) {
-      throw new IllegalStateException("sumApart on a snapshot that already holds pods");
-    }
-    this.apartRule = rule;
   }
 
   /** Index of the node where the last placement succeeded (-1 before the first). */
@@ -308,7 +296,7 @@ public final class ClusterSnapshot {
     if (source.pods.isEmpty()) {
       return id;
     }
-    if (!counterDefs.isEmpty() || apartRule != from.apartRule) {
+    if (!counterDefs.isEmpty()) {
       for (CompiledPod p : source.pods) {
         addPod(p, id);
       }
@@ -371,7 +359,7 @@ public final class ClusterSnapshot {
       throw new IllegalArgumentException("pod " + pod.uid() + " already in the snapshot");
     }
     NodeState s = stateForWrite(index);
-    s.add(pod, apartRule);
+    s.add(pod);
     top.podNodes.put(pod.uid(), index);
     top.podTotal++;
     for (AffinityTerm t : pod.antiAffinity()) {
@@ -403,7 +391,7 @@ public final class ClusterSnapshot {
       return false;
     }
     NodeState s = stateForWrite(index);
-    CompiledPod pod = s.remove(uid, apartRule);
+    CompiledPod pod = s.remove(uid);
     if (top.parent == null) {
       top.podNodes.remove(uid);
     } else {
@@ -1221,7 +1209,7 @@ public final class ClusterSnapshot {
   /** Mutable aggregates of one node in one layer. */
   private static final class NodeState {
     long[] requested;
-    /** Request sums of the virtual pods, and of the other pods the snapshot's apart rule selects (null: none). */
+    /** Request sums of the virtual pods, and of the DaemonSet and mirror pods (null: none). */
     long[] virtualRequested;
     long[] apartRequested;
     ArrayList<CompiledPod> pods = new ArrayList<>(4);
@@ -1240,11 +1228,11 @@ public final class ClusterSnapshot {
       return s;
     }
 
-    void add(CompiledPod p, java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apart) {
+    void add(CompiledPod p) {
       requested = plus(requested, p, 1);
       if (p.isVirtual()) {
         virtualRequested = plus(virtualRequested, p, 1);
-      } else if (apart != null && p.is(apart)) {
+      } else if (p.isDaemonSetOrMirror()) {
         apartRequested = plus(apartRequested, p, 1);
       }
       pods.add(p);
@@ -1265,7 +1253,7 @@ public final class ClusterSnapshot {
       return out;
     }
 
-    CompiledPod remove(String uid, java.util.function.Predicate<io.fabric8.kubernetes.api.model.Pod> apart) {
+    CompiledPod remove(String uid) {
       for (int i = 0; i < pods.size(); i++) {
         CompiledPod p = pods.get(i);
         if (p.uid().equals(uid)) {
@@ -1273,7 +1261,7 @@ public final class ClusterSnapshot {
           requested = plus(requested, p, -1);
           if (p.isVirtual()) {
             virtualRequested = plus(virtualRequested, p, -1);
-          } else if (apart != null && p.is(apart)) {
+          } else if (p.isDaemonSetOrMirror()) {
             apartRequested = plus(apartRequested, p, -1);
           }
           for (HostPort hp : p.hostPorts()) {

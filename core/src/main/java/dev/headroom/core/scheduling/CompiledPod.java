@@ -99,19 +99,17 @@ public final class CompiledPod {
     this.classId = classId;
   }
 
-  /** Memo of {@link #is(java.util.function.Predicate)}: 0 unknown, 1 true, 2 false. */
-  private byte memo;
+  /** DaemonSet-controlled or mirror pod (set by the compiler from the owner reference and annotations). */
+  private boolean daemonSetOrMirror;
 
-  /**
-   * {@code rule} applied to the pod, remembered after the first call: for per-pod facts the scheduling
-   * inputs do not cover (such as "DaemonSet or mirror pod") that callers ask every loop. Every call must pass
-   * the same rule.
-   */
-  public boolean is(java.util.function.Predicate<Pod> rule) {
-    if (memo == 0) {
-      memo = rule.test(pod) ? (byte) 1 : (byte) 2;
-    }
-    return memo == 1;
+  /** True for a DaemonSet-controlled or mirror (static) pod. */
+  public boolean isDaemonSetOrMirror() {
+    return daemonSetOrMirror;
+  }
+
+  CompiledPod daemonSetOrMirror(boolean b) {
+    this.daemonSetOrMirror = b;
+    return this;
   }
 
   /** The same compiled shape for another pod of identical scheduling inputs (only identity differs). */

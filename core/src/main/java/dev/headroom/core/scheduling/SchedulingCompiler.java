@@ -167,6 +167,9 @@ public final class SchedulingCompiler {
     return new CompiledNode(node, name, labels, vector, maxPods, unschedulable, taintList, group, null);
   }
 
+  /** Annotation of mirror (static) pods. */
+  public static final String MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
+
   /** The key a compiled pod is known by in a snapshot: its UID, or namespace/name when it has none. */
   public static String uidOf(Pod pod) {
     return uidOf(pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata());
@@ -193,10 +196,12 @@ public final class SchedulingCompiler {
     boolean virtual =
         CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
     String controller = null;
+    boolean daemonSetOrMirror = ann.containsKey(MIRROR_POD_ANNOTATION);
     if (meta.getOwnerReferences() != null) {
       for (OwnerReference o : meta.getOwnerReferences()) {
         if (Boolean.TRUE.equals(o.getController())) {
           controller = o.getUid();
+          daemonSetOrMirror |= "DaemonSet".equals(o.getKind());
           break;
         }
       }
@@ -205,9 +210,10 @@ public final class SchedulingCompiler {
     String specNodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     if (same != null && same.namespace().equals(namespace) && same.labels() == labels && same.isVirtual() == virtual
         && same.isTerminating() == terminating && java.util.Objects.equals(same.nodeName(), specNodeName)) {
-      return same.withIdentity(pod, name, uid, controller);
+      return same.withIdentity(pod, name, uid, controller).daemonSetOrMirror(daemonSetOrMirror);
     }
-    CompiledPod compiled = compileShape(pod, meta, spec, namespace, name, uid, labels, terminating, virtual, controller);
+    CompiledPod compiled = compileShape(pod, meta, spec, namespace, name, uid, labels, terminating, virtual, controller)
+        .daemonSetOrMirror(daemonSetOrMirror);
     if (same == null && pod.getSpec() != null) {
       shapesBySpecInstance.put(spec, compiled);
     }

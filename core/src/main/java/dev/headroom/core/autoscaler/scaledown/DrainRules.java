@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public final class DrainRules {
 
-  public static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+  public static final String MIRROR_ANNOTATION = dev.headroom.core.scheduling.SchedulingCompiler.MIRROR_POD_ANNOTATION;
   public static final String SAFE_TO_EVICT = VirtualPods.SAFE_TO_EVICT;
   public static final String SAFE_TO_EVICT_LOCAL_VOLUMES = "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes";
   public static final String KUBE_SYSTEM = "kube-system";
