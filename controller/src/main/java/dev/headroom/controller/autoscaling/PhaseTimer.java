@@ -105,6 +105,11 @@ public final class PhaseTimer {
       public Optional<PodTemplate> podTemplate(String namespace, String name) {
         return time(READ_CLUSTER, () -> v.podTemplate(namespace, name));
       }
+
+      @Override
+      public Optional<PodChanges> podChangesSince(long cursor) {
+        return time(READ_CLUSTER, () -> v.podChangesSince(cursor));
+      }
     };
   }
 
