@@ -118,7 +118,7 @@ public final class SimWorkloadAutoscaler {
       SimPod p = live.get(i);
       pods[i] = podInfo(p);
       if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
-        cpu[samples++] = Map.entry(p.name(), podSample);
+        cpu[samples++] = Map.entry(pods[i].name(), podSample);
       }
     }
     Map<String, MetricReading> readings = new LinkedHashMap<>();
