@@ -238,20 +238,6 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
-  public List<PodRequests> podRequestsOn(String nodeName) {
-    int i = snapshot.nodeIndex(nodeName);
-    if (i < 0) {
-      return List.of();
-    }
-    List<CompiledPod> on = snapshot.podsOn(i);
-    List<PodRequests> out = new ArrayList<>(on.size());
-    for (CompiledPod c : on) {
-      out.add(new PodRequests(c.pod(), c.requestMap(), c.isVirtual()));
-    }
-    return out;
-  }
-
-  @Override
   public Optional<String> schedule(Pod pod, Predicate<String> acceptableNode) {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));

@@ -47,16 +47,7 @@ public final class Utilization {
     for (Pod p : pods) {
       withRequests.add(new SchedulingSimulation.PodRequests(p, requests.apply(p), VirtualPods.isVirtual(p)));
     }
-    return ofRequests(withRequests, ignoreDaemonSets, allocatable);
-  }
-
-  /**
-   * As {@link #of(List, boolean, java.util.function.Function, java.util.function.ToLongFunction)}, over pods
-   * that carry their requests and virtual-pod flag (the simulation's compiled view of a node).
-   */
-  public static Value ofRequests(List<SchedulingSimulation.PodRequests> pods, boolean ignoreDaemonSets,
-      java.util.function.ToLongFunction<String> allocatable) {
-    return of(SchedulingSimulation.NodeRequests.of(pods, ignoreDaemonSets), allocatable);
+    return of(SchedulingSimulation.NodeRequests.of(withRequests, ignoreDaemonSets), allocatable);
   }
 
   /** The utilisation of a node from its request sums (DaemonSet/mirror sums apart only when they are ignored). */
