@@ -38,13 +38,10 @@ import java.util.function.Supplier;
  */
 public final class Autoscaler {
 
-  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is left out. */
-  private boolean loadable(SchedulingSimulation.BoundPod b, Set<String> loadedNodes) {
-    return loadedNodes.contains(b.nodeName()) && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
-  }
-
   /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
   static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
+  /** Beyond this many pod changes between two snapshot loads, the next load starts from scratch. */
+  private static final int MAX_UNLOADED_CHANGES = 100_000;
 
   private final AutoscalerOptions options;
   private final ClusterView cluster;
@@ -53,8 +50,6 @@ public final class Autoscaler {
   private final BufferStatusWriter statusWriter;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
-  /** Beyond this many pod changes between two snapshot loads, the next load starts from scratch. */
-  private static final int MAX_UNLOADED_CHANGES = 100_000;
   /** Virtual pods kept from the previous loop. */
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
@@ -195,11 +190,11 @@ public final class Autoscaler {
       }
     }
     // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
-    java.util.function.Function<String, SchedulingSimulation.BoundPod> loadable = uid -> {
+    java.util.function.Function<String, SchedulingSimulation.BoundPod> boundNow = uid -> {
       SchedulingSimulation.BoundPod b = pods.bound(uid);
       return b != null && loadable(b, loadedNames) ? b : null;
     };
-    sim.load(loaded, pods.bound(), b -> loadable(b, loadedNames), unloaded, loadable);
+    sim.load(loaded, pods.bound(), b -> loadable(b, loadedNames), unloaded, boundNow);
     unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
@@ -303,6 +298,11 @@ public final class Autoscaler {
 
   private static Duration provisionTime(NodeGroup g) {
     return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
+  }
+
+  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is left out. */
+  private boolean loadable(SchedulingSimulation.BoundPod b, Set<String> loadedNodes) {
+    return loadedNodes.contains(b.nodeName()) && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
   }
 
   private boolean tooNew(Pod p, Instant now) {
