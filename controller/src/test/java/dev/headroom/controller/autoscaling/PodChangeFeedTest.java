@@ -25,7 +25,7 @@ class PodChangeFeedTest {
     feed.onAdd(b);
     feed.onUpdate(a1, a2);
     ClusterView.PodChanges first = feed.since(start).orElseThrow();
-    assertThat(first.changed()).containsExactly(b, a2);
+    assertThat(first.changed()).as("each pod once, at its first change, in its latest state").containsExactly(a2, b);
     assertThat(first.deleted()).isEmpty();
 
     feed.onDelete(b, false);

@@ -26,33 +26,19 @@ class IncrementalLoadEquivalenceTest {
 
   /** A world that logs every pod change, as the simulator and informer handlers do. */
   static final class LoggingWorld extends Fixtures.World {
-    final List<Object> log = new ArrayList<>();
+    final PodChangeLog log = new PodChangeLog();
 
     void changed(Pod p) {
-      log.add(p);
+      log.changed(p);
     }
 
     void deleted(Pod p) {
-      log.add(PodIndex.uid(p));
+      log.deleted(p);
     }
 
     @Override
     public Optional<ClusterView.PodChanges> podChangesSince(long cursor) {
-      if (cursor < 0) {
-        return Optional.of(new ClusterView.PodChanges(log.size(), List.of(), List.of()));
-      }
-      List<Pod> changed = new ArrayList<>();
-      List<String> deleted = new ArrayList<>();
-      for (Object o : log.subList((int) cursor, log.size())) {
-        if (o instanceof Pod p) {
-          if (pods.contains(p)) {
-            changed.add(p);
-          }
-        } else {
-          deleted.add((String) o);
-        }
-      }
-      return Optional.of(new ClusterView.PodChanges(log.size(), changed, deleted));
+      return log.since(cursor);
     }
 
     @Override

@@ -11,9 +11,7 @@ import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -56,30 +54,10 @@ public final class SimClusterView implements ClusterView {
     return podList;
   }
 
-  /** The cluster's pod change log, as an informer's event handlers would record it. */
+  /** The cluster's pod change log, as an informer's event handler would record it. */
   @Override
   public Optional<PodChanges> podChangesSince(long cursor) {
-    if (cursor < 0) {
-      return Optional.of(new PodChanges(cluster.podChanges().cursor(), List.of(), List.of()));
-    }
-    List<SimPod> log = cluster.podChanges().since(cursor);
-    if (log == null) {
-      return Optional.empty();
-    }
-    Map<String, SimPod> latest = new LinkedHashMap<>();
-    for (SimPod p : log) {
-      latest.put(p.uid(), p);
-    }
-    List<Pod> changed = new ArrayList<>();
-    List<String> deleted = new ArrayList<>();
-    for (SimPod p : latest.values()) {
-      if (p.state() == SimPod.State.GONE) {
-        deleted.add(p.uid());
-      } else {
-        changed.add(p.pod());
-      }
-    }
-    return Optional.of(new PodChanges(cluster.podChanges().cursor(), changed, deleted));
+    return cluster.podChanges().since(cursor);
   }
 
   @Override

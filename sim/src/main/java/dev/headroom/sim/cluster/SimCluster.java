@@ -60,7 +60,7 @@ public final class SimCluster {
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
   private long version;
-  private final PodChangeLog podChanges = new PodChangeLog();
+  private final dev.headroom.core.autoscaler.PodChangeLog podChanges = new dev.headroom.core.autoscaler.PodChangeLog();
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
 
   /** A cluster over the given engine. */
@@ -224,8 +224,8 @@ public final class SimCluster {
     podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
     podSetVersion++;
-    p.watch(podChanges::add);
-    podChanges.add(p);
+    p.watch(x -> podChanges.changed(x.pod()));
+    podChanges.changed(pod);
     version++;
     schedulerTrigger.run();
     return p;
@@ -286,7 +286,7 @@ public final class SimCluster {
     pending.remove(p.uid());
     unindex(p);
     podSetVersion++;
-    podChanges.add(p);
+    podChanges.deleted(p.pod());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
       handler.accept(p);
@@ -297,7 +297,7 @@ public final class SimCluster {
   }
 
   /** The log of pod changes (creations, in-place changes, deletions), for the autoscaler's pod index. */
-  public PodChangeLog podChanges() {
+  public dev.headroom.core.autoscaler.PodChangeLog podChanges() {
     return podChanges;
   }
 
