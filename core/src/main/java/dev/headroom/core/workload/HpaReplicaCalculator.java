@@ -118,28 +118,51 @@ public final class HpaReplicaCalculator {
     if (pods.isEmpty()) {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
-    Map<String, Long> requests = new HashMap<>(pods.size() * 4 / 3 + 1);
-    Long last = null;
+    // Pods of one workload mostly request the same amount. When every pod does and every sample is of a
+    // listed pod (pod names are unique in a namespace), the request sum is that amount times the number of
+    // samples summed, and no per-pod map is needed; otherwise requests are looked up by pod name.
+    long uniform = 0;
+    boolean same = true;
+    boolean first = true;
+    int sampled = 0;
     for (PodInfo p : pods) {
       long request = p.request(metric.resource(), metric.container());
-      // pods of one workload mostly request the same: share the boxed value
-      if (last == null || last != request) {
-        last = request;
+      if (first) {
+        uniform = request;
+        first = false;
+      } else if (request != uniform) {
+        same = false;
       }
-      requests.put(p.name(), last);
+      if (samples.containsKey(p.name())) {
+        sampled++;
+      }
     }
     long target = metric.target();
-    Damping d =
-        damp(
-            now,
-            current,
-            pods,
-            samples,
-            metric.resource(),
-            tol,
-            m -> utilizationRatio(m, requests, target),
-            (podName, ratio) -> ratio < 1.0 ? requests.get(podName) * Math.max(100, target) / 100 : 0L);
+    Damping d;
+    if (same && uniform >= 0 && sampled == samples.size()) {
+      long each = uniform;
+      d = damp(now, current, pods, samples, metric.resource(), tol,
+          m -> utilizationRatio(m, each, target),
+          (podName, ratio) -> ratio < 1.0 ? each * Math.max(100, target) / 100 : 0L);
+    } else {
+      Map<String, Long> requests = new HashMap<>(pods.size() * 4 / 3 + 1);
+      for (PodInfo p : pods) {
+        requests.put(p.name(), p.request(metric.resource(), metric.container()));
+      }
+      d = damp(now, current, pods, samples, metric.resource(), tol,
+          m -> utilizationRatio(m, requests, target),
+          (podName, ratio) -> ratio < 1.0 ? requests.get(podName) * Math.max(100, target) / 100 : 0L);
+    }
     return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
+  }
+
+  /** As {@link #utilizationRatio(Metrics, Map, long)} when every pod requests {@code request} (all known). */
+  private static Ratio utilizationRatio(Metrics metrics, long request, long target) {
+    long[] total = new long[1];
+    metrics.forEach((pod, value) -> total[0] = Quantities.add(total[0], value));
+    int n = metrics.size();
+    long requestsTotal = n > 0 && request > Long.MAX_VALUE / n ? Long.MAX_VALUE : request * n;
+    return ratio(total[0], requestsTotal, target);
   }
 
   /** Utilisation percent (truncated) over samples of known pods, then divided by the target. */
@@ -152,8 +175,10 @@ public final class HpaReplicaCalculator {
         totals[1] = Quantities.add(totals[1], request);
       }
     });
-    long metricsTotal = totals[0];
-    long requestsTotal = totals[1];
+    return ratio(totals[0], totals[1], target);
+  }
+
+  private static Ratio ratio(long metricsTotal, long requestsTotal, long target) {
     if (requestsTotal == 0) {
       throw new MetricError(HpaReasons.MSG_NO_MATCHING_PODS);
     }

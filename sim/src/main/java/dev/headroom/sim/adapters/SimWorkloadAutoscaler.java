@@ -23,7 +23,6 @@ import dev.headroom.sim.scenario.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +50,14 @@ public final class SimWorkloadAutoscaler {
   private final List<Scenario.MetricTarget> targets;
   private final List<ContainerRequests> containers;
   private int rescales;
+  /** The pods as of {@link #podsVersion}: the HPA's records, names and Ready times (MAX_VALUE: not Ready). */
+  private long podsVersion = -1;
+  private List<PodInfo> infos = List.of();
+  private String[] names = new String[0];
+  private long[] readyAt = new long[0];
+  /** Names of the Ready pods the last sample covered, and how many. */
+  private java.util.Set<String> sampled = java.util.Set.of();
+  private int sampledCount = -1;
 
   /**
    * An autoscaler for a workload.
@@ -106,39 +113,76 @@ public final class SimWorkloadAutoscaler {
   public HpaDecision decide(long nowMillis) {
     Instant now = VirtualClock.at(nowMillis);
     MetricsHistory.Sample sample = metrics.read(nowMillis);
-    List<SimPod> live = deployment.pods();
-    PodInfo[] pods = new PodInfo[live.size()];
-    @SuppressWarnings("unchecked")
-    Map.Entry<String, PodSample>[] cpu = new Map.Entry[live.size()];
-    int samples = 0;
+    refreshPods();
     // every Ready pod reports the same usage (the workload's utilisation times the shared request)
     PodSample podSample = sample == null ? null
         : PodSample.of(Math.round(sample.cpuUtilization() / 100.0 * cpuRequestMilli), VirtualClock.at(sample.atMillis()));
-    for (int i = 0; i < pods.length; i++) {
-      SimPod p = live.get(i);
-      pods[i] = podInfo(p);
-      if (podSample != null && p.state() == SimPod.State.RUNNING && p.readyAt() <= sample.atMillis()) {
-        cpu[samples++] = Map.entry(pods[i].name(), podSample);
-      }
-    }
+    int samples = podSample == null ? 0 : sampledAt(sample.atMillis());
     Map<String, MetricReading> readings = new LinkedHashMap<>();
     for (Scenario.MetricTarget t : targets) {
       if (t.metric() == Scenario.MetricName.CPU) {
         readings.put(CPU, samples == 0 ? new MetricReading.Failed("no metrics returned from resource metrics API")
-            // built immutable at once: the reading keeps it without another copy
-            : new MetricReading.PodSamples(Map.ofEntries(samples == cpu.length ? cpu : Arrays.copyOf(cpu, samples))));
+            : MetricReading.PodSamples.uniform(sampled, podSample));
       } else if (sample != null) {
         readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
       }
     }
     int spec = deployment.desired();
     // an immutable list, which the target keeps without another copy
-    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, live.size(), List.of(pods)), readings);
+    HpaDecision d = hpa.decide(now, new ScaleTarget(spec, infos.size(), infos), readings);
     if (d.replicas() != spec) {
       rescales++;
       deployment.scale(d.replicas());
     }
     return d;
+  }
+
+  /**
+   * Rebuilds the pods' records when the Deployment's pods changed since the last decision: the HPA's pod list,
+   * and each pod's name and Ready time (for which pods the delayed sample covers).
+   */
+  private void refreshPods() {
+    long version = deployment.podsVersion();
+    if (version == podsVersion) {
+      return;
+    }
+    List<SimPod> live = deployment.pods();
+    PodInfo[] pods = new PodInfo[live.size()];
+    names = new String[live.size()];
+    readyAt = new long[live.size()];
+    for (int i = 0; i < pods.length; i++) {
+      SimPod p = live.get(i);
+      pods[i] = podInfo(p);
+      names[i] = pods[i].name();
+      readyAt[i] = p.state() == SimPod.State.RUNNING ? p.readyAt() : Long.MAX_VALUE;
+    }
+    infos = List.of(pods);
+    podsVersion = version;
+    sampledCount = -1;
+  }
+
+  /**
+   * The number of Ready pods a sample taken at {@code atMillis} covers; {@link #sampled} holds their names. For
+   * unchanged pods the covered sets only grow with time, so an equal count means the same set.
+   */
+  private int sampledAt(long atMillis) {
+    int count = 0;
+    for (long r : readyAt) {
+      if (r <= atMillis) {
+        count++;
+      }
+    }
+    if (count != sampledCount) {
+      java.util.Set<String> covered = new java.util.HashSet<>(count * 4 / 3 + 1);
+      for (int i = 0; i < readyAt.length; i++) {
+        if (readyAt[i] <= atMillis) {
+          covered.add(names[i]);
+        }
+      }
+      sampled = java.util.Set.copyOf(covered);
+      sampledCount = count;
+    }
+    return count;
   }
 
   /**

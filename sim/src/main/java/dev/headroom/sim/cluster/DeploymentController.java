@@ -98,6 +98,11 @@ public final class DeploymentController {
     return live;
   }
 
+  /** Changes whenever {@link #pods()} or the state of one of them changes. */
+  public long podsVersion() {
+    return cluster.ownerVersion(name);
+  }
+
   /** Number of Ready (serving) pods, counted as they become Ready and disappear. */
   public int readyReplicas() {
     return ready;

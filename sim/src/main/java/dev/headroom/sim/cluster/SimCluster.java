@@ -62,6 +62,7 @@ public final class SimCluster {
   private long version;
   private final dev.headroom.core.autoscaler.PodChangeLog podChanges = new dev.headroom.core.autoscaler.PodChangeLog();
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
+  private final Map<String, long[]> ownerVersions = new java.util.HashMap<>();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -224,8 +225,12 @@ public final class SimCluster {
     podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
     podSetVersion++;
-    p.watch(x -> podChanges.changed(x.pod()));
+    p.watch(x -> {
+      podChanges.changed(x.pod());
+      ownerChanged(x.owner());
+    });
     podChanges.changed(pod);
+    ownerChanged(owner);
     version++;
     schedulerTrigger.run();
     return p;
@@ -287,6 +292,7 @@ public final class SimCluster {
     unindex(p);
     podSetVersion++;
     podChanges.deleted(p.pod());
+    ownerChanged(p.owner());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
     if (handler != null) {
       handler.accept(p);
@@ -311,6 +317,19 @@ public final class SimCluster {
       suffix = names.suffix(5);
     } while (liveNames.contains(namespace + "/" + prefix + "-" + suffix));
     return suffix;
+  }
+
+  /**
+   * A counter that changes whenever one of the owner's pods is created, changes state (bound, Ready, marked for
+   * preemption) or is deleted.
+   */
+  public long ownerVersion(String owner) {
+    long[] v = ownerVersions.get(owner);
+    return v == null ? 0 : v[0];
+  }
+
+  private void ownerChanged(String owner) {
+    ownerVersions.computeIfAbsent(owner, k -> new long[1])[0]++;
   }
 
   /** Live pods in creation order. */
