@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,8 +21,6 @@ public final class SimClusterView implements ClusterView {
 
   private final SimCluster cluster;
   private final SimBuffers buffers;
-  private List<Pod> podList;
-  private long podListVersion;
 
   /** A view over the cluster and (possibly null) buffers. */
   public SimClusterView(SimCluster cluster, SimBuffers buffers) {
@@ -40,18 +37,14 @@ public final class SimClusterView implements ClusterView {
     return out;
   }
 
-  /** The live pods; the list is rebuilt only when a pod was created or deleted since the last read. */
+  /** The live pods (read in full only when the autoscaler starts; afterwards it follows the change log). */
   @Override
   public List<Pod> pods() {
-    if (podList == null || podListVersion != cluster.podSetVersion()) {
-      List<Pod> out = new ArrayList<>(cluster.pods().size());
-      for (SimPod p : cluster.pods()) {
-        out.add(p.pod());
-      }
-      podList = Collections.unmodifiableList(out);
-      podListVersion = cluster.podSetVersion();
+    List<Pod> out = new ArrayList<>(cluster.pods().size());
+    for (SimPod p : cluster.pods()) {
+      out.add(p.pod());
     }
-    return podList;
+    return out;
   }
 
   /** The cluster's pod change log, as an informer's event handler would record it. */

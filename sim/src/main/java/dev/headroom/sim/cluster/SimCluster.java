@@ -53,7 +53,6 @@ public final class SimCluster {
   private final Map<String, SimPod> pending = new LinkedHashMap<>();
   /** Live pods by namespace, then by label set, each group in creation order (for label-selector lists). */
   private final Map<String, Map<Map<String, String>, Map<String, SimPod>>> podsByLabels = new HashMap<>();
-  private long podSetVersion;
   private final Map<String, Consumer<SimPod>> podGoneHandlers = new TreeMap<>();
   private final Map<String, Consumer<SimPod>> podReadyHandlers = new TreeMap<>();
   private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
@@ -224,7 +223,6 @@ public final class SimCluster {
     pending.put(p.uid(), p);
     podsByLabels.computeIfAbsent(namespace, k -> new LinkedHashMap<>())
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
-    podSetVersion++;
     p.watch(x -> {
       podChanges.changed(x.pod());
       ownerChanged(x.owner());
@@ -290,7 +288,6 @@ public final class SimCluster {
     liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());
     pending.remove(p.uid());
     unindex(p);
-    podSetVersion++;
     podChanges.deleted(p.pod());
     ownerChanged(p.owner());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
@@ -335,14 +332,6 @@ public final class SimCluster {
   /** Live pods in creation order. */
   public Collection<SimPod> pods() {
     return Collections.unmodifiableCollection(pods.values());
-  }
-
-  /**
-   * A counter that changes whenever a pod is created or deleted (not on other pod changes): what a cached
-   * list of the live pods depends on.
-   */
-  public long podSetVersion() {
-    return podSetVersion;
   }
 
   /**
