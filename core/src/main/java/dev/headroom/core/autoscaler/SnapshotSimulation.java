@@ -111,48 +111,40 @@ public final class SnapshotSimulation implements SchedulingSimulation {
         }
       }
       snapshot = s;
-    } else if (base != null && changed != null) {
-      snapshot = rebuild(base.snapshot(), compiledNodes, candidates, loadable, changed, bound);
     } else {
-      ClusterSnapshot s = newSnapshot();
-      for (CompiledNode n : compiledNodes) {
-        s.addNode(n);
-      }
-      for (BoundPod b : candidates) {
-        if (loadable.test(b)) {
-          s.addPod(compiled(b.pod()), b.nodeName());
-        }
-      }
-      snapshot = s;
+      snapshot = build(base != null && changed != null ? base.snapshot() : null, compiledNodes, candidates, loadable,
+          changed, bound);
     }
     cache.keepBase(compiledNodes, snapshot);
     snapshot.fork();
   }
 
   /**
-   * A new snapshot for a changed node list that takes over what {@code previous} knew: a node that is the same
-   * compiled node and none of whose pods changed comes with its pods as they were; the other nodes get their
-   * pods from {@code candidates}, in their order.
+   * A new snapshot of {@code nodes}. When {@code previous} (the kept snapshot, with {@code changed} the pods
+   * changed since it was loaded) is given, a node that is the same compiled node and none of whose pods changed
+   * comes with its pods as they were; every other node gets its pods from {@code candidates}, in their order.
    */
-  private ClusterSnapshot rebuild(ClusterSnapshot previous, List<CompiledNode> nodes, java.util.Collection<BoundPod> candidates,
+  private ClusterSnapshot build(ClusterSnapshot previous, List<CompiledNode> nodes, java.util.Collection<BoundPod> candidates,
       java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
       java.util.function.Function<String, BoundPod> bound) {
-    previous.revertAll();
     java.util.Set<String> dirty = new java.util.HashSet<>();
-    for (String uid : changed) {
-      int was = previous.nodeOfPod(uid);
-      if (was >= 0) {
-        dirty.add(previous.node(was).name());
-      }
-      BoundPod now = bound.apply(uid);
-      if (now != null) {
-        dirty.add(now.nodeName());
+    if (previous != null) {
+      previous.revertAll();
+      for (String uid : changed) {
+        int was = previous.nodeOfPod(uid);
+        if (was >= 0) {
+          dirty.add(previous.node(was).name());
+        }
+        BoundPod now = bound.apply(uid);
+        if (now != null) {
+          dirty.add(now.nodeName());
+        }
       }
     }
     ClusterSnapshot s = newSnapshot();
     java.util.Set<String> refill = new java.util.HashSet<>();
     for (CompiledNode n : nodes) {
-      int i = previous.nodeIndex(n.name());
+      int i = previous == null ? -1 : previous.nodeIndex(n.name());
       if (i >= 0 && previous.node(i) == n && !dirty.contains(n.name())) {
         s.addNodeWithPodsOf(n, previous, i);
       } else {
