@@ -365,7 +365,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
     if (p instanceof Placement.Placed placed) {
-      cache.remember(c.pod(), c);
+      if (c.pod() != pod) { // a moved pod's copy; the pod itself is in the cache already
+        cache.remember(c.pod(), c);
+      }
       return Optional.of(placed.nodeName());
     }
     return Optional.empty();
