@@ -310,8 +310,9 @@ public final class ClusterSnapshot {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
       }
       top.podTotal++;
-      for (AffinityTerm t : p.antiAffinity()) {
-        registerOwnerTerm(t);
+      List<AffinityTerm> anti = p.antiAffinity();
+      for (int k = 0; k < anti.size(); k++) {
+        registerOwnerTerm(anti.get(k));
       }
     }
     return id;
@@ -396,10 +397,12 @@ public final class ClusterSnapshot {
     s.add(pod);
     top.podNodes.put(pod.uid(), index);
     top.podTotal++;
-    for (AffinityTerm t : pod.antiAffinity()) {
-      registerOwnerTerm(t);
+    List<AffinityTerm> anti = pod.antiAffinity();
+    for (int k = 0; k < anti.size(); k++) {
+      registerOwnerTerm(anti.get(k));
     }
-    for (CounterDef def : counterDefs) {
+    for (int d = 0; d < counterDefs.size(); d++) {
+      CounterDef def = counterDefs.get(d);
       if (def.matches(this, pod)) {
         Counter c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
@@ -432,7 +435,8 @@ public final class ClusterSnapshot {
       top.podNodes.put(uid, -1);
     }
     top.podTotal--;
-    for (CounterDef def : counterDefs) {
+    for (int d = 0; d < counterDefs.size(); d++) {
+      CounterDef def = counterDefs.get(d);
       if (def.matches(this, pod)) {
         Counter c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
