@@ -118,6 +118,12 @@ public final class HpaReplicaCalculator {
     if (pods.isEmpty()) {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
+    if (samples instanceof PositionalSamples s && positional(pods, s)) {
+      MetricProposal p = positionalUtilization(now, metric, current, pods, s, tol);
+      if (p != null) {
+        return p;
+      }
+    }
     // Pods of one workload mostly request the same amount. When every pod does and every sample is of a
     // listed pod (pod names are unique in a namespace), the request sum is that amount times the number of
     // samples summed, and no per-pod map is needed; otherwise requests are looked up by pod name.
@@ -160,9 +166,171 @@ public final class HpaReplicaCalculator {
   private static Ratio utilizationRatio(Metrics metrics, long request, long target) {
     long[] total = new long[1];
     metrics.forEach((pod, value) -> total[0] = Quantities.add(total[0], value));
-    int n = metrics.size();
+    return utilizationRatio(total[0], metrics.size(), request, target);
+  }
+
+  /** The ratio of {@code n} values summing to {@code total}, each of a pod requesting {@code request}. */
+  private static Ratio utilizationRatio(long total, int n, long request, long target) {
     long requestsTotal = n > 0 && request > Long.MAX_VALUE / n ? Long.MAX_VALUE : request * n;
-    return ratio(total[0], requestsTotal, target);
+    return ratio(total, requestsTotal, target);
+  }
+
+  // ---- Resource utilisation of a positional uniform reading ---------------------------------------------------
+
+  /**
+   * The pod list whose names were last found unique (an immutable list; identity is the key). A pod list
+   * usually stays the same object across several decisions, so the check runs once per list.
+   */
+  private volatile List<PodInfo> uniqueNamesChecked;
+
+  /**
+   * True when {@code samples} covers positions of exactly {@code pods} (the same immutable list) and the pods'
+   * names are unique, so that a pod has a sample exactly when its position is covered.
+   */
+  boolean positional(List<PodInfo> pods, PositionalSamples samples) {
+    if (samples.listed() != pods) {
+      return false;
+    }
+    if (uniqueNamesChecked == pods) {
+      return true;
+    }
+    if (!uniqueNames(pods)) {
+      return false;
+    }
+    uniqueNamesChecked = pods;
+    return true;
+  }
+
+  /** True when no two pods share a name (open addressing over the names' cached hash codes). */
+  static boolean uniqueNames(List<PodInfo> pods) {
+    int n = pods.size();
+    int cap = Integer.highestOneBit(Math.max(4, n) * 2 - 1) << 1;
+    int mask = cap - 1;
+    int[] slots = new int[cap]; // position + 1; 0 is free
+    for (int i = 0; i < n; i++) {
+      String name = pods.get(i).name();
+      int h = name.hashCode();
+      int slot = (h ^ (h >>> 16)) & mask;
+      while (slots[slot] != 0) {
+        if (pods.get(slots[slot] - 1).name().equals(name)) {
+          return false;
+        }
+        slot = (slot + 1) & mask;
+      }
+      slots[slot] = i + 1;
+    }
+    return true;
+  }
+
+  /**
+   * The reference utilisation rules ({@link #resourceUtilization} with {@link #damp} and {@link #classify}) for a
+   * reading in which every pod at a covered position reports one sample and pod names are unique: a pod has a
+   * sample exactly when covered, every sample is of a listed pod, and every counted value is the same, so
+   * classification only counts pods and the sums are repeated additions. Returns null when the pods do not all
+   * request the same amount; the caller then takes the by-name path.
+   */
+  private MetricProposal positionalUtilization(
+      Instant now, HpaMetric metric, int current, List<PodInfo> pods, PositionalSamples samples, Tolerance tol) {
+    String resource = metric.resource();
+    String container = metric.container();
+    int size = pods.size();
+    // requests, in pod order (so a missing request fails at the same pod); a pod with the same container
+    // and pod-level request objects as the previous one requests the same
+    long each = 0;
+    List<ContainerRequests> lastContainers = null;
+    Map<String, Long> lastPodRequests = null;
+    for (int i = 0; i < size; i++) {
+      PodInfo p = pods.get(i);
+      if (i > 0 && p.containers() == lastContainers && p.podRequests() == lastPodRequests) {
+        continue;
+      }
+      long request = p.request(resource, container);
+      if (i == 0) {
+        each = request;
+      } else if (request != each) {
+        return null;
+      }
+      lastContainers = p.containers();
+      lastPodRequests = p.podRequests();
+    }
+    if (each < 0) {
+      return null;
+    }
+    // classification as in classify: ignored, unready, missing (not covered) or ready
+    PodSample sample = samples.sample();
+    boolean cpu = "cpu".equals(resource);
+    Instant warmingSince = null;
+    int ready = 0;
+    int unready = 0;
+    int missing = 0;
+    for (int i = 0; i < size; i++) {
+      PodInfo pod = pods.get(i);
+      if (pod.terminating() || pod.phase() == PodPhase.FAILED) {
+        continue;
+      }
+      if (pod.phase() == PodPhase.PENDING) {
+        unready++;
+        continue;
+      }
+      if (!samples.covers(i)) {
+        missing++;
+        continue;
+      }
+      if (cpu) {
+        if (warmingSince == null) {
+          warmingSince = now.minus(cpuInitializationPeriod);
+        }
+        if (cpuUnready(warmingSince, pod, sample)) {
+          unready++;
+          continue;
+        }
+      }
+      ready++;
+    }
+    // every covered pod is ignored, unready or ready, so the counted samples are the ready pods
+    if (ready == 0) {
+      throw new MetricError(HpaReasons.MSG_NO_METRICS_FOR_PODS);
+    }
+    long target = metric.target();
+    long value = sample.value();
+    long countedTotal = addTimes(0, value, ready);
+    Ratio first = utilizationRatio(countedTotal, ready, each, target);
+    double r = first.ratio();
+    boolean upWithUnready = unready > 0 && r > 1.0;
+    if (!upWithUnready && missing == 0) {
+      int n = tol.within(r) ? current : ceilReplicas(r * ready);
+      return new MetricProposal.Valid(metric.name(), n, first.usage());
+    }
+    // damping: the counted samples, then the missing pods' assumed value, then zeros for the unready pods
+    long total = countedTotal;
+    int count = ready;
+    if (missing > 0 && r != 1.0) {
+      long fill = r < 1.0 ? each * Math.max(100, target) / 100 : 0L;
+      total = addTimes(total, fill, missing);
+      count += missing;
+    }
+    if (upWithUnready) {
+      total = addTimes(total, 0L, unready);
+      count += unready;
+    }
+    double r2 = utilizationRatio(total, count, each, target).ratio();
+    Damping d = damped(current, r, r2, count, first.usage(), tol);
+    return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
+  }
+
+  /** {@code k} saturating additions of {@code x} to {@code start}, in closed form where that is exact. */
+  static long addTimes(long start, long x, int k) {
+    if (x == 0 || k <= 0) {
+      return start;
+    }
+    if (start >= 0 && x > 0) { // partial sums only grow, and stay at MAX_VALUE once there
+      return (Long.MAX_VALUE - start) / x >= k ? start + x * k : Long.MAX_VALUE;
+    }
+    long s = start;
+    for (int i = 0; i < k; i++) {
+      s = Quantities.add(s, x);
+    }
+    return s;
   }
 
   /** Utilisation percent (truncated) over samples of known pods, then divided by the target. */
@@ -375,14 +543,22 @@ public final class HpaReplicaCalculator {
       }
     }
     double r2 = ratioOf.apply(of(metrics)).ratio();
+    return damped(current, r, r2, metrics.size(), first.usage(), tol);
+  }
+
+  /**
+   * The count after damping: {@code r} is the ratio over the counted samples, {@code r2} the ratio once the
+   * missing and unready pods are added, {@code size} how many values {@code r2} is over.
+   */
+  private static Damping damped(int current, double r, double r2, int size, long usage, Tolerance tol) {
     if (tol.within(r2) || (r < 1.0 && r2 > 1.0) || (r > 1.0 && r2 < 1.0)) {
-      return new Damping(current, first.usage());
+      return new Damping(current, usage);
     }
-    int n = ceilReplicas(r2 * metrics.size());
+    int n = ceilReplicas(r2 * size);
     if ((r2 < 1.0 && n > current) || (r2 > 1.0 && n < current)) {
-      return new Damping(current, first.usage());
+      return new Damping(current, usage);
     }
-    return new Damping(n, first.usage());
+    return new Damping(n, usage);
   }
 
   /**
