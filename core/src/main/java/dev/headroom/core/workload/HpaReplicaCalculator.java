@@ -118,10 +118,10 @@ public final class HpaReplicaCalculator {
     if (pods.isEmpty()) {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
-    if (samples instanceof PositionalSamples s && positional(pods, s)) {
-      MetricProposal p = positionalUtilization(now, metric, current, pods, s, tol);
-      if (p != null) {
-        return p;
+    if (samples instanceof PositionalSamples s) {
+      ListedPodFacts facts = positional(pods, s, metric.resource(), metric.container());
+      if (facts != null) {
+        return positionalUtilization(now, metric, current, facts, s, tol);
       }
     }
     // Pods of one workload mostly request the same amount. When every pod does and every sample is of a
@@ -177,123 +177,73 @@ public final class HpaReplicaCalculator {
 
   // ---- Resource utilisation of a positional uniform reading ---------------------------------------------------
 
-  /**
-   * The pod list whose names were last found unique (an immutable list; identity is the key). A pod list
-   * usually stays the same object across several decisions, so the check runs once per list.
-   */
-  private volatile List<PodInfo> uniqueNamesChecked;
+  /** The facts of the last pod list a positional reading was over (an immutable list, keyed by identity). */
+  private volatile ListedPodFacts lastFacts;
 
   /**
-   * True when {@code samples} covers positions of exactly {@code pods} (the same immutable list) and the pods'
-   * names are unique, so that a pod has a sample exactly when its position is covered.
+   * The facts of {@code pods} when {@code samples} covers positions of exactly that list (the same immutable
+   * object) and the positional rules apply (unique names, one request); else null.
    */
-  boolean positional(List<PodInfo> pods, PositionalSamples samples) {
+  ListedPodFacts positional(List<PodInfo> pods, PositionalSamples samples, String resource, String container) {
     if (samples.listed() != pods) {
-      return false;
+      return null;
     }
-    if (uniqueNamesChecked == pods) {
-      return true;
+    ListedPodFacts f = lastFacts;
+    if (f == null || !f.of(pods, resource, container)) {
+      f = ListedPodFacts.of(pods, resource, container, initialReadinessDelay);
+      lastFacts = f;
     }
-    if (!uniqueNames(pods)) {
-      return false;
-    }
-    uniqueNamesChecked = pods;
-    return true;
-  }
-
-  /** True when no two pods share a name (open addressing over the names' cached hash codes). */
-  static boolean uniqueNames(List<PodInfo> pods) {
-    int n = pods.size();
-    int cap = Integer.highestOneBit(Math.max(4, n) * 2 - 1) << 1;
-    int mask = cap - 1;
-    int[] slots = new int[cap]; // position + 1; 0 is free
-    for (int i = 0; i < n; i++) {
-      String name = pods.get(i).name();
-      int h = name.hashCode();
-      int slot = (h ^ (h >>> 16)) & mask;
-      while (slots[slot] != 0) {
-        if (pods.get(slots[slot] - 1).name().equals(name)) {
-          return false;
-        }
-        slot = (slot + 1) & mask;
-      }
-      slots[slot] = i + 1;
-    }
-    return true;
+    return f.applicable ? f : null;
   }
 
   /**
    * The reference utilisation rules ({@link #resourceUtilization} with {@link #damp} and {@link #classify}) for a
-   * reading in which every pod at a covered position reports one sample and pod names are unique: a pod has a
-   * sample exactly when covered, every sample is of a listed pod, and every counted value is the same, so
-   * classification only counts pods and the sums are repeated additions. Returns null when the pods do not all
-   * request the same amount; the caller then takes the by-name path.
+   * reading in which every pod at a covered position reports one sample, over a list with unique names and one
+   * request: a pod has a sample exactly when covered, every sample is of a listed pod, and every counted value
+   * is the same, so classification only counts pods and the sums are repeated additions. Pods whose class cannot
+   * change with time are counted from the list's {@link ListedPodFacts}; only warming pods are looked at.
    */
   private MetricProposal positionalUtilization(
-      Instant now, HpaMetric metric, int current, List<PodInfo> pods, PositionalSamples samples, Tolerance tol) {
-    String resource = metric.resource();
-    String container = metric.container();
-    int size = pods.size();
-    // requests, in pod order (so a missing request fails at the same pod); a pod with the same container
-    // and pod-level request objects as the previous one requests the same
-    long each = 0;
-    List<ContainerRequests> lastContainers = null;
-    Map<String, Long> lastPodRequests = null;
-    for (int i = 0; i < size; i++) {
-      PodInfo p = pods.get(i);
-      if (i > 0 && p.containers() == lastContainers && p.podRequests() == lastPodRequests) {
-        continue;
-      }
-      long request = p.request(resource, container);
-      if (i == 0) {
-        each = request;
-      } else if (request != each) {
-        return null;
-      }
-      lastContainers = p.containers();
-      lastPodRequests = p.podRequests();
-    }
-    if (each < 0) {
-      return null;
-    }
-    // classification as in classify: ignored, unready, missing (not covered) or ready
-    PodSample sample = samples.sample();
-    boolean cpu = "cpu".equals(resource);
-    Instant warmingSince = null;
-    int ready = 0;
-    int unready = 0;
-    int missing = 0;
-    for (int i = 0; i < size; i++) {
-      PodInfo pod = pods.get(i);
-      if (pod.terminating() || pod.phase() == PodPhase.FAILED) {
-        continue;
-      }
-      if (pod.phase() == PodPhase.PENDING) {
-        unready++;
-        continue;
-      }
-      if (!samples.covers(i)) {
-        missing++;
-        continue;
-      }
-      if (cpu) {
-        if (warmingSince == null) {
-          warmingSince = now.minus(cpuInitializationPeriod);
-        }
-        if (cpuUnready(warmingSince, pod, sample)) {
-          unready++;
+      Instant now, HpaMetric metric, int current, ListedPodFacts facts, PositionalSamples samples, Tolerance tol) {
+    long each = facts.each;
+    int coveredEligible = samples.coveredAmong(facts.eligible);
+    int missing = facts.eligibleCount - coveredEligible;
+    int unready = facts.pending;
+    int ready = coveredEligible;
+    if (coveredEligible > 0 && "cpu".equals(metric.resource())) {
+      Instant warmingSince = now.minus(cpuInitializationPeriod);
+      long warmingSecond = warmingSince.getEpochSecond();
+      PodSample sample = samples.sample();
+      int nullReady = samples.coveredAmong(facts.nullReady);
+      int settled = samples.coveredAmong(facts.settledUnready);
+      int warmingUnready = 0;
+      int[] timed = facts.timed;
+      long[] seconds = facts.timedStartSeconds;
+      for (int j = 0; j < timed.length; j++) {
+        if (seconds[j] < warmingSecond) { // started before now − period: not warming, so settled
           continue;
         }
+        int i = timed[j];
+        if (!samples.covers(i)) {
+          continue;
+        }
+        if (facts.settledUnready(i)) {
+          settled--; // decided below instead
+        }
+        if (cpuUnready(warmingSince, facts.pods.get(i), sample)) {
+          warmingUnready++;
+        }
       }
-      ready++;
+      int cpuUnready = nullReady + settled + warmingUnready;
+      unready += cpuUnready;
+      ready -= cpuUnready;
     }
     // every covered pod is ignored, unready or ready, so the counted samples are the ready pods
     if (ready == 0) {
       throw new MetricError(HpaReasons.MSG_NO_METRICS_FOR_PODS);
     }
     long target = metric.target();
-    long value = sample.value();
-    long countedTotal = addTimes(0, value, ready);
+    long countedTotal = addTimes(0, samples.sample().value(), ready);
     Ratio first = utilizationRatio(countedTotal, ready, each, target);
     double r = first.ratio();
     boolean upWithUnready = unready > 0 && r > 1.0;

@@ -24,18 +24,19 @@ import java.util.function.BiConsumer;
 final class PositionalSamples extends AbstractMap<String, PodSample> {
 
   private final List<PodInfo> listed;
-  private final BitSet covered;
+  /** The covered positions, as {@link BitSet#toLongArray()} words. */
+  private final long[] covered;
   private final PodSample sample;
   /** The names of the covered pods, built on first use by a reader that looks up by name. */
   private volatile Set<String> names;
 
   PositionalSamples(List<PodInfo> listed, BitSet covered, PodSample sample) {
     this.listed = List.copyOf(listed);
-    this.covered = (BitSet) covered.clone();
-    if (this.covered.length() > this.listed.size()) {
+    if (covered.length() > this.listed.size()) {
       throw new IllegalArgumentException(
-          "coverage position " + (this.covered.length() - 1) + " is outside the " + this.listed.size() + " listed pods");
+          "coverage position " + (covered.length() - 1) + " is outside the " + this.listed.size() + " listed pods");
     }
+    this.covered = covered.toLongArray();
     this.sample = Objects.requireNonNull(sample, "sample");
   }
 
@@ -46,7 +47,17 @@ final class PositionalSamples extends AbstractMap<String, PodSample> {
 
   /** True when the pod at position {@code i} of {@link #listed()} reports the sample. */
   boolean covers(int i) {
-    return covered.get(i);
+    int w = i >>> 6;
+    return w < covered.length && (covered[w] & (1L << i)) != 0;
+  }
+
+  /** How many covered positions are also set in {@code words} (a {@link BitSet#toLongArray()} form). */
+  int coveredAmong(long[] words) {
+    int n = 0;
+    for (int w = Math.min(covered.length, words.length) - 1; w >= 0; w--) {
+      n += Long.bitCount(covered[w] & words[w]);
+    }
+    return n;
   }
 
   /** The sample every covered pod reports. */
@@ -58,8 +69,10 @@ final class PositionalSamples extends AbstractMap<String, PodSample> {
     Set<String> n = names;
     if (n == null) {
       Set<String> built = new LinkedHashSet<>();
-      for (int i = covered.nextSetBit(0); i >= 0; i = covered.nextSetBit(i + 1)) {
-        built.add(listed.get(i).name());
+      for (int i = 0; i < listed.size(); i++) {
+        if (covers(i)) {
+          built.add(listed.get(i).name());
+        }
       }
       n = Collections.unmodifiableSet(built);
       names = n;
