@@ -150,20 +150,22 @@ final class ListedPodFacts {
     if (n > 1 << 28) {
       return false; // not worth a table; the by-name path applies
     }
-    int cap = Integer.highestOneBit(Math.max(4, n) * 2 - 1) << 1;
-    int mask = cap - 1;
-    int[] slots = new int[cap]; // position + 1; 0 is free
+    int bits = 32 - Integer.numberOfLeadingZeros(Math.max(4, n) * 2 - 1); // table of at least 2n slots
+    int mask = (1 << bits) - 1;
+    int[] slots = new int[mask + 1]; // position + 1; 0 is free
+    int[] hashes = new int[mask + 1];
     for (int i = 0; i < n; i++) {
       String name = pods.get(i).name();
       int h = name.hashCode();
-      int slot = (h ^ (h >>> 16)) & mask;
+      int slot = (h * 0x9E3779B9) >>> (32 - bits);
       while (slots[slot] != 0) {
-        if (pods.get(slots[slot] - 1).name().equals(name)) {
+        if (hashes[slot] == h && pods.get(slots[slot] - 1).name().equals(name)) {
           return false;
         }
         slot = (slot + 1) & mask;
       }
       slots[slot] = i + 1;
+      hashes[slot] = h;
     }
     return true;
   }
