@@ -25,6 +25,12 @@ public final class HpaReplicaCalculator {
 
   private final Duration cpuInitializationPeriod;
   private final Duration initialReadinessDelay;
+  /**
+   * The facts of the last pod list a positional reading was over (an immutable list, keyed by its identity, the
+   * resource and the container). One entry: a workload's list usually stays the same object for several
+   * decisions; a second utilisation metric over the same list rebuilds it.
+   */
+  private volatile ListedPodFacts lastFacts;
 
   public HpaReplicaCalculator(Duration cpuInitializationPeriod, Duration initialReadinessDelay) {
     this.cpuInitializationPeriod = Objects.requireNonNull(cpuInitializationPeriod);
@@ -176,9 +182,6 @@ public final class HpaReplicaCalculator {
   }
 
   // ---- Resource utilisation of a positional uniform reading ---------------------------------------------------
-
-  /** The facts of the last pod list a positional reading was over (an immutable list, keyed by identity). */
-  private volatile ListedPodFacts lastFacts;
 
   /**
    * The facts of {@code pods} when {@code samples} covers positions of exactly that list (the same immutable

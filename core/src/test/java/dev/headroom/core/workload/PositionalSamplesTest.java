@@ -30,6 +30,7 @@ class PositionalSamplesTest {
 
   private static final List<ContainerRequests> SHARED =
       List.of(new ContainerRequests("app", Map.of("cpu", 1000L, "memory", 2_000_000L)));
+  private static final List<ContainerRequests> SHARED_CPU = List.of(new ContainerRequests("main", Map.of("cpu", 1000L)));
 
   static LongStream seeds() {
     return LongStream.rangeClosed(1, 400);
@@ -83,6 +84,90 @@ class PositionalSamplesTest {
     if (applicable && !pods.isEmpty() && pods.stream().allMatch(p -> p.containers() == SHARED && p.podRequests().isEmpty())) {
       assertThat(fastTaken).as("positional path taken").isEqualTo(decisions);
     }
+  }
+
+  /**
+   * Two autoscalers over the same evolving workload (pods created, becoming Ready, deleted; the list object kept
+   * between changes, as the simulator keeps it), one fed positional readings and one explicit maps, decide the
+   * same at every step.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("autoscalerSeeds")
+  void anAutoscalerDecidesTheSameOverAnEvolvingWorkload(long seed) {
+    Random r = new Random(seed);
+    HpaConfig config = new HpaConfig(List.of(HpaMetric.resourceUtilization("cpu", 40 + r.nextInt(50))), 1, 500, null,
+        Tolerance.DEFAULT, Duration.ofSeconds(15 + 15 * r.nextInt(4)), Duration.ofMinutes(r.nextInt(6)),
+        HpaReplicaCalculator.DEFAULT_CPU_INITIALIZATION_PERIOD, HpaReplicaCalculator.DEFAULT_INITIAL_READINESS_DELAY,
+        null);
+    Instant t0 = NOW;
+    HpaAutoscaler fast = new HpaAutoscaler(config, t0);
+    HpaAutoscaler reference = new HpaAutoscaler(config, t0);
+    List<PodInfo> live = new ArrayList<>();
+    List<Long> readyAt = new ArrayList<>(); // epoch second a pod turned Ready, MAX_VALUE while not
+    int seq = 0;
+    int replicas = 5 + r.nextInt(40);
+    for (int i = 0; i < replicas; i++) {
+      live.add(PodInfo.running("w-" + seq++, 1000, t0.minusSeconds(7200), t0.minusSeconds(7100)));
+      readyAt.add(t0.minusSeconds(7100).getEpochSecond());
+    }
+    List<PodInfo> pods = List.copyOf(live);
+    Instant now = t0;
+    java.util.Set<Integer> counts = new java.util.HashSet<>();
+    for (int step = 0; step < 400; step++) {
+      now = now.plusSeconds(15);
+      boolean changed = false;
+      // pods the Deployment creates for the current count, pending pods starting, started pods turning Ready
+      while (live.size() < replicas) {
+        live.add(new PodInfo("w-" + seq++, PodPhase.PENDING, false, null, null, null, SHARED_CPU, Map.of()));
+        readyAt.add(Long.MAX_VALUE);
+        changed = true;
+      }
+      for (int i = 0; i < live.size(); i++) {
+        PodInfo p = live.get(i);
+        if (p.phase() == PodPhase.PENDING && r.nextInt(3) == 0) {
+          live.set(i, new PodInfo(p.name(), PodPhase.RUNNING, false, false, now, now, SHARED_CPU, Map.of()));
+          changed = true;
+        } else if (p.phase() == PodPhase.RUNNING && Boolean.FALSE.equals(p.ready()) && r.nextInt(2) == 0) {
+          live.set(i, p.withReady(true, now));
+          readyAt.set(i, now.getEpochSecond());
+          changed = true;
+        }
+      }
+      while (live.size() > replicas) {
+        int victim = live.size() - 1 - r.nextInt(Math.min(3, live.size()));
+        live.remove(victim);
+        readyAt.remove(victim);
+        changed = true;
+      }
+      if (changed) {
+        pods = List.copyOf(live);
+      }
+      // a sample taken a minute ago covers the pods Ready by then
+      Instant sampledAt = now.minusSeconds(60);
+      BitSet covered = new BitSet();
+      Map<String, PodSample> explicit = new LinkedHashMap<>();
+      double load = 0.3 + 0.6 * (1 + Math.sin(step / 40.0)) / 2 * (1 + r.nextGaussian() * 0.05);
+      PodSample sample = PodSample.of(Math.round(load * 1000), sampledAt);
+      for (int i = 0; i < pods.size(); i++) {
+        if (readyAt.get(i) <= sampledAt.getEpochSecond()) {
+          covered.set(i);
+          explicit.put(pods.get(i).name(), sample);
+        }
+      }
+      int spec = replicas;
+      HpaDecision a = fast.decide(now, new ScaleTarget(spec, pods.size(), pods),
+          Map.of("cpu", explicit.isEmpty() ? new MetricReading.Failed("none") : MetricReading.PodSamples.uniform(pods, covered, sample)));
+      HpaDecision b = reference.decide(now, new ScaleTarget(spec, pods.size(), pods),
+          Map.of("cpu", explicit.isEmpty() ? new MetricReading.Failed("none") : new MetricReading.PodSamples(explicit)));
+      assertThat(a).as("step %d", step).isEqualTo(b);
+      replicas = a.replicas();
+      counts.add(replicas);
+    }
+    assertThat(counts).as("the workload was scaled").hasSizeGreaterThan(3);
+  }
+
+  static LongStream autoscalerSeeds() {
+    return LongStream.rangeClosed(1, 20);
   }
 
   @Test
