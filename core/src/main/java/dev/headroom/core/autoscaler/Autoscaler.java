@@ -190,11 +190,7 @@ public final class Autoscaler {
       }
     }
     // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
-    java.util.function.Function<String, SchedulingSimulation.BoundPod> boundNow = uid -> {
-      SchedulingSimulation.BoundPod b = pods.bound(uid);
-      return b != null && loadable(b, loadedNames) ? b : null;
-    };
-    sim.load(loaded, pods.bound(), b -> loadable(b, loadedNames), unloaded, boundNow);
+    sim.load(loaded, pods, b -> loadable(b, loadedNames), unloaded);
     unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;

@@ -102,7 +102,8 @@ public final class BufferInjector {
         registry.put(p.getMetadata().getUid(), e);
       }
     }
-    return new Injection(List.copyOf(entries), Map.copyOf(registry));
+    // the registry is this call's own map: wrapped, not copied (it holds one entry per virtual pod)
+    return new Injection(List.copyOf(entries), java.util.Collections.unmodifiableMap(registry));
   }
 
   boolean selected(CapacityBuffer b, ClusterView view) {

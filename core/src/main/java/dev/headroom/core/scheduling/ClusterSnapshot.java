@@ -317,6 +317,40 @@ public final class ClusterSnapshot {
     return id;
   }
 
+  /**
+   * Puts {@code node} (a new version of the node of the same name, e.g. one that turned Ready) at
+   * {@code index}, keeping the node's pods and their sums. Only on the base (no open fork) and while no pod
+   * has registered a topology counter (spread or inter-pod affinity), whose per-domain counts would have to be
+   * moved: returns false without changing anything otherwise.
+   */
+  public boolean replaceNode(int index, CompiledNode node) {
+    checkIndex(index);
+    CompiledNode old = nodes[index];
+    if (!old.name().equals(node.name())) {
+      throw new IllegalArgumentException("node " + node.name() + " cannot replace " + old.name());
+    }
+    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+      return false;
+    }
+    unindexLabels(old, index);
+    nodes[index] = node;
+    indexLabels(node, index);
+    for (int k = 0; k < keyNames.size(); k++) {
+      domains[k][index] = domainOf(k, node);
+    }
+    return true;
+  }
+
+  /** True once a pod registered a topology counter (topology spread or inter-pod (anti-)affinity). */
+  public boolean hasTopologyCounters() {
+    return !counterDefs.isEmpty();
+  }
+
+  /** Number of removed nodes still holding an index (the base keeps them until it is built afresh). */
+  public int removedNodeCount() {
+    return top.nodeCount - top.liveNodes;
+  }
+
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
   public int addNodeCopy(CompiledNode template, String name) {
     return addNode(template.copyAs(name));
