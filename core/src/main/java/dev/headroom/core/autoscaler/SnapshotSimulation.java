@@ -127,8 +127,11 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   private record NodeChanges(List<Integer> removed, List<Integer> replacedAt, List<CompiledNode> replacements,
       List<CompiledNode> appended) {
 
-    /** Most removed nodes the kept snapshot holds on to before it is built afresh (their indexes stay in use). */
-    static final int MAX_HOLES = 64;
+    /**
+     * Removed nodes the kept snapshot holds on to (their indexes stay in use) before it is built afresh: at least
+     * this many, or half the live nodes.
+     */
+    static final int MIN_HOLES = 64;
 
     boolean isEmpty() {
       return removed.isEmpty() && replacedAt.isEmpty() && appended.isEmpty();
@@ -171,7 +174,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       if (!replacedAt.isEmpty() && s.hasTopologyCounters()) {
         return null;
       }
-      if (s.removedNodeCount() + removed.size() > MAX_HOLES) {
+      if (s.removedNodeCount() + removed.size() > Math.max(MIN_HOLES, after.size() / 2)) {
         return null;
       }
       return new NodeChanges(removed, replacedAt, replacements, appended);

@@ -495,12 +495,14 @@ public final class ClusterSnapshot {
       if (removed != null && removed.get(i)) {
         continue;
       }
-      if (acceptable != null && !acceptable.test(i)) {
-        continue;
-      }
+      // predicates first: most nodes a scan visits fail them, and a failure is remembered for the class
+      // whatever the caller accepts; the first node that passes and is accepted is the same either way
       Reason r = firstFailure(pod, i, null);
       if (r == null) {
-        return i;
+        if (acceptable == null || acceptable.test(i)) {
+          return i;
+        }
+        continue;
       }
       if (r.durability() != Reason.Durability.VOLATILE) {
         memo.failed.set(i);
