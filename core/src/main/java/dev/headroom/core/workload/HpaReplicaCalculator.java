@@ -25,6 +25,12 @@ public final class HpaReplicaCalculator {
 
   private final Duration cpuInitializationPeriod;
   private final Duration initialReadinessDelay;
+  /**
+   * The facts of the last pod list a positional reading was over (an immutable list, keyed by its identity, the
+   * resource and the container). One entry: a workload's list usually stays the same object for several
+   * decisions; a second utilisation metric over the same list rebuilds it.
+   */
+  private volatile ListedPodFacts lastFacts;
 
   public HpaReplicaCalculator(Duration cpuInitializationPeriod, Duration initialReadinessDelay) {
     this.cpuInitializationPeriod = Objects.requireNonNull(cpuInitializationPeriod);
@@ -118,6 +124,12 @@ public final class HpaReplicaCalculator {
     if (pods.isEmpty()) {
       throw new MetricError(HpaReasons.MSG_NO_PODS);
     }
+    if (samples instanceof PositionalSamples s) {
+      ListedPodFacts facts = positional(pods, s, metric.resource(), metric.container());
+      if (facts != null) {
+        return positionalUtilization(now, metric, current, facts, s, tol);
+      }
+    }
     // Pods of one workload mostly request the same amount. When every pod does and every sample is of a
     // listed pod (pod names are unique in a namespace), the request sum is that amount times the number of
     // samples summed, and no per-pod map is needed; otherwise requests are looked up by pod name.
@@ -160,9 +172,118 @@ public final class HpaReplicaCalculator {
   private static Ratio utilizationRatio(Metrics metrics, long request, long target) {
     long[] total = new long[1];
     metrics.forEach((pod, value) -> total[0] = Quantities.add(total[0], value));
-    int n = metrics.size();
+    return utilizationRatio(total[0], metrics.size(), request, target);
+  }
+
+  /** The ratio of {@code n} values summing to {@code total}, each of a pod requesting {@code request}. */
+  private static Ratio utilizationRatio(long total, int n, long request, long target) {
     long requestsTotal = n > 0 && request > Long.MAX_VALUE / n ? Long.MAX_VALUE : request * n;
-    return ratio(total[0], requestsTotal, target);
+    return ratio(total, requestsTotal, target);
+  }
+
+  // ---- Resource utilisation of a positional uniform reading ---------------------------------------------------
+
+  /**
+   * The facts of {@code pods} when {@code samples} covers positions of exactly that list (the same immutable
+   * object) and the positional rules apply (unique names, one request); else null.
+   */
+  ListedPodFacts positional(List<PodInfo> pods, PositionalSamples samples, String resource, String container) {
+    if (samples.listed() != pods) {
+      return null;
+    }
+    ListedPodFacts f = lastFacts;
+    if (f == null || !f.of(pods, resource, container)) {
+      f = ListedPodFacts.of(pods, resource, container, initialReadinessDelay);
+      lastFacts = f;
+    }
+    return f.applicable ? f : null;
+  }
+
+  /**
+   * The reference utilisation rules ({@link #resourceUtilization} with {@link #damp} and {@link #classify}) for a
+   * reading in which every pod at a covered position reports one sample, over a list with unique names and one
+   * request: a pod has a sample exactly when covered, every sample is of a listed pod, and every counted value
+   * is the same, so classification only counts pods and the sums are repeated additions. Pods whose class cannot
+   * change with time are counted from the list's {@link ListedPodFacts}; only warming pods are looked at.
+   */
+  private MetricProposal positionalUtilization(
+      Instant now, HpaMetric metric, int current, ListedPodFacts facts, PositionalSamples samples, Tolerance tol) {
+    long each = facts.each;
+    int coveredEligible = samples.coveredAmong(facts.eligible);
+    int missing = facts.eligibleCount - coveredEligible;
+    int unready = facts.pending;
+    int ready = coveredEligible;
+    if (coveredEligible > 0 && "cpu".equals(metric.resource())) {
+      Instant warmingSince = now.minus(cpuInitializationPeriod);
+      long warmingSecond = warmingSince.getEpochSecond();
+      PodSample sample = samples.sample();
+      int nullReady = samples.coveredAmong(facts.nullReady);
+      int settled = samples.coveredAmong(facts.settledUnready);
+      int warmingUnready = 0;
+      int[] timed = facts.timed;
+      long[] seconds = facts.timedStartSeconds;
+      for (int j = 0; j < timed.length; j++) {
+        if (seconds[j] < warmingSecond) { // started before now − period: not warming, so settled
+          continue;
+        }
+        int i = timed[j];
+        if (!samples.covers(i)) {
+          continue;
+        }
+        if (facts.settledUnready(i)) {
+          settled--; // decided below instead
+        }
+        if (cpuUnready(warmingSince, facts.pods.get(i), sample)) {
+          warmingUnready++;
+        }
+      }
+      int cpuUnready = nullReady + settled + warmingUnready;
+      unready += cpuUnready;
+      ready -= cpuUnready;
+    }
+    // every covered pod is ignored, unready or ready, so the counted samples are the ready pods
+    if (ready == 0) {
+      throw new MetricError(HpaReasons.MSG_NO_METRICS_FOR_PODS);
+    }
+    long target = metric.target();
+    long countedTotal = addTimes(0, samples.sample().value(), ready);
+    Ratio first = utilizationRatio(countedTotal, ready, each, target);
+    double r = first.ratio();
+    boolean upWithUnready = unready > 0 && r > 1.0;
+    if (!upWithUnready && missing == 0) {
+      int n = tol.within(r) ? current : ceilReplicas(r * ready);
+      return new MetricProposal.Valid(metric.name(), n, first.usage());
+    }
+    // damping: the counted samples, then the missing pods' assumed value, then zeros for the unready pods
+    long total = countedTotal;
+    int count = ready;
+    if (missing > 0 && r != 1.0) {
+      long fill = r < 1.0 ? each * Math.max(100, target) / 100 : 0L;
+      total = addTimes(total, fill, missing);
+      count += missing;
+    }
+    if (upWithUnready) {
+      total = addTimes(total, 0L, unready);
+      count += unready;
+    }
+    double r2 = utilizationRatio(total, count, each, target).ratio();
+    Damping d = damped(current, r, r2, count, first.usage(), tol);
+    return new MetricProposal.Valid(metric.name(), d.replicas, d.reportedUsage);
+  }
+
+  /** {@code k} saturating additions of {@code x} to {@code start}, in closed form where that is exact. */
+  static long addTimes(long start, long x, int k) {
+    if (x == 0 || k <= 0) {
+      return start;
+    }
+    if (start >= 0 && x > 0) { // partial sums only grow, and stay at MAX_VALUE once there
+      return (Long.MAX_VALUE - start) / x >= k ? start + x * k : Long.MAX_VALUE;
+    }
+    long s = start;
+    for (int i = 0; i < k; i++) {
+      s = Quantities.add(s, x);
+    }
+    return s;
   }
 
   /** Utilisation percent (truncated) over samples of known pods, then divided by the target. */
@@ -375,14 +496,22 @@ public final class HpaReplicaCalculator {
       }
     }
     double r2 = ratioOf.apply(of(metrics)).ratio();
+    return damped(current, r, r2, metrics.size(), first.usage(), tol);
+  }
+
+  /**
+   * The count after damping: {@code r} is the ratio over the counted samples, {@code r2} the ratio once the
+   * missing and unready pods are added, {@code size} how many values {@code r2} is over.
+   */
+  private static Damping damped(int current, double r, double r2, int size, long usage, Tolerance tol) {
     if (tol.within(r2) || (r < 1.0 && r2 > 1.0) || (r > 1.0 && r2 < 1.0)) {
-      return new Damping(current, first.usage());
+      return new Damping(current, usage);
     }
-    int n = ceilReplicas(r2 * metrics.size());
+    int n = ceilReplicas(r2 * size);
     if ((r2 < 1.0 && n > current) || (r2 > 1.0 && n < current)) {
-      return new Damping(current, first.usage());
+      return new Damping(current, usage);
     }
-    return new Damping(n, first.usage());
+    return new Damping(n, usage);
   }
 
   /**

@@ -20,12 +20,24 @@ public sealed interface MetricReading {
   /** Per-pod samples. */
   record PodSamples(Map<String, PodSample> samples) implements MetricReading {
     public PodSamples {
-      samples = samples instanceof UniformSamples ? samples : Map.copyOf(samples);
+      samples = samples instanceof UniformSamples || samples instanceof PositionalSamples ? samples : Map.copyOf(samples);
     }
 
     /** Every pod of {@code pods} reports {@code sample} (no entry per pod is built; {@code pods} is copied once). */
     public static PodSamples uniform(java.util.Set<String> pods, PodSample sample) {
       return new PodSamples(new UniformSamples(pods, sample));
+    }
+
+    /**
+     * Every pod at a set bit of {@code covered} (a position in {@code listed}) reports {@code sample}; the map is
+     * keyed by those pods' names. Given the same immutable {@code listed} as the target's pods, the calculator
+     * reads coverage by position instead of by name. {@code listed} is kept when immutable, else copied;
+     * {@code covered} is copied.
+     *
+     * @throws IllegalArgumentException when a covered position is outside the list
+     */
+    public static PodSamples uniform(List<PodInfo> listed, java.util.BitSet covered, PodSample sample) {
+      return new PodSamples(new PositionalSamples(listed, covered, sample));
     }
   }
 

@@ -23,6 +23,7 @@ import dev.headroom.sim.scenario.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +51,12 @@ public final class SimWorkloadAutoscaler {
   private final List<Scenario.MetricTarget> targets;
   private final List<ContainerRequests> containers;
   private int rescales;
-  /** The pods as of {@link #podsVersion}: the HPA's records, names and Ready times (MAX_VALUE: not Ready). */
+  /** The pods as of {@link #podsVersion}: the HPA's records and Ready times (MAX_VALUE: not Ready). */
   private long podsVersion = -1;
   private List<PodInfo> infos = List.of();
-  private String[] names = new String[0];
   private long[] readyAt = new long[0];
-  /** Names of the Ready pods the last sample covered, and how many. */
-  private java.util.Set<String> sampled = java.util.Set.of();
+  /** Positions (in {@link #infos}) of the Ready pods the last sample covered, and how many. */
+  private BitSet sampled = new BitSet();
   private int sampledCount = -1;
 
   /**
@@ -122,7 +122,7 @@ public final class SimWorkloadAutoscaler {
     for (Scenario.MetricTarget t : targets) {
       if (t.metric() == Scenario.MetricName.CPU) {
         readings.put(CPU, samples == 0 ? new MetricReading.Failed("no metrics returned from resource metrics API")
-            : MetricReading.PodSamples.uniform(sampled, podSample));
+            : MetricReading.PodSamples.uniform(infos, sampled, podSample));
       } else if (sample != null) {
         readings.put(QUEUE, new MetricReading.ExternalValues(List.of(Math.round(sample.queue() * 1000))));
       }
@@ -139,7 +139,7 @@ public final class SimWorkloadAutoscaler {
 
   /**
    * Rebuilds the pods' records when the Deployment's pods changed since the last decision: the HPA's pod list,
-   * and each pod's name and Ready time (for which pods the delayed sample covers).
+   * and each pod's Ready time (for which pods the delayed sample covers).
    */
   private void refreshPods() {
     long version = deployment.podsVersion();
@@ -148,12 +148,10 @@ public final class SimWorkloadAutoscaler {
     }
     List<SimPod> live = deployment.pods();
     PodInfo[] pods = new PodInfo[live.size()];
-    names = new String[live.size()];
     readyAt = new long[live.size()];
     for (int i = 0; i < pods.length; i++) {
       SimPod p = live.get(i);
       pods[i] = podInfo(p);
-      names[i] = pods[i].name();
       readyAt[i] = p.state() == SimPod.State.RUNNING ? p.readyAt() : Long.MAX_VALUE;
     }
     infos = List.of(pods);
@@ -162,8 +160,8 @@ public final class SimWorkloadAutoscaler {
   }
 
   /**
-   * The number of Ready pods a sample taken at {@code atMillis} covers; {@link #sampled} holds their names. For
-   * unchanged pods the covered sets only grow with time, so an equal count means the same set.
+   * The number of Ready pods a sample taken at {@code atMillis} covers; {@link #sampled} holds their positions.
+   * For unchanged pods the covered sets only grow with time, so an equal count means the same set.
    */
   private int sampledAt(long atMillis) {
     int count = 0;
@@ -173,13 +171,13 @@ public final class SimWorkloadAutoscaler {
       }
     }
     if (count != sampledCount) {
-      java.util.Set<String> covered = new java.util.HashSet<>(count * 4 / 3 + 1);
+      BitSet covered = new BitSet(readyAt.length);
       for (int i = 0; i < readyAt.length; i++) {
         if (readyAt[i] <= atMillis) {
-          covered.add(names[i]);
+          covered.set(i);
         }
       }
-      sampled = java.util.Set.copyOf(covered);
+      sampled = covered;
       sampledCount = count;
     }
     return count;
