@@ -180,13 +180,6 @@ public final class CompileCache {
       }
     }
 
-    /** Records a compiled pod built outside the cache (a moved pod's copy) under its own pod. */
-    void remember(Pod pod, CompiledPod compiled) {
-      if (live()) {
-        pods.get(Kind.AS_IS.ordinal()).put(pod, new Entry<>(PodStamp.of(pod), compiled, loop));
-      }
-    }
-
     /** The compiled form of {@code node} of this kind, as {@code compile} gives it. */
     CompiledNode node(Kind kind, Node node, Function<Node, CompiledNode> compile) {
       if (!live()) {

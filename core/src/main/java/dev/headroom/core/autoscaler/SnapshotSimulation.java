@@ -13,7 +13,6 @@ import dev.headroom.core.scheduling.ResourceIds;
 import dev.headroom.core.scheduling.SchedulingCompiler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -65,18 +64,18 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private CompiledPod heldOrCompiled(Pod p) {
     CompiledPod held = snapshot.pod(SchedulingCompiler.uidOf(p));
-    return held != null && held.pod() == p ? held : compiler.compile(p);
+    String nodeName = p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()
+        ? null : p.getSpec().getNodeName();
+    // the form the snapshot holds for this object, unless that is its moved (detached) form
+    return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName) ? held : compiler.compile(p);
   }
 
-  /** A bound pod being moved: compiled without its {@code nodeName}, so NodeName does not pin it. */
+  /** A bound pod being moved: compiled without its {@code nodeName} (no copy of the pod), so NodeName does not pin it. */
   private CompiledPod movable(Pod p) {
     if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()) {
       return compiled(p);
     }
-    return cache.pod(CompileCache.Kind.DETACHED, p, x -> {
-      Pod copy = new Pod(x.getApiVersion(), x.getKind(), x.getMetadata(), new PodSpecBuilder(x.getSpec()).withNodeName(null).build(), x.getStatus());
-      return compiler.compile(copy);
-    });
+    return cache.pod(CompileCache.Kind.DETACHED, p, compiler::compileDetached);
   }
 
   private CompiledNode compiled(Node n) {
@@ -368,9 +367,6 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
     if (p instanceof Placement.Placed placed) {
-      if (c.pod() != pod) { // a moved pod's copy; the pod itself is in the cache already
-        cache.remember(c.pod(), c);
-      }
       return Optional.of(placed.nodeName());
     }
     return Optional.empty();

@@ -66,6 +66,8 @@ public final class SchedulingCompiler {
    * compiled once; only their identity (name, UID, controller) differs. The core never mutates specs.
    */
   private final Map<PodSpec, CompiledPod> shapesBySpecInstance = new java.util.IdentityHashMap<>();
+  /** As {@link #shapesBySpecInstance}, for pods compiled without their {@code spec.nodeName}. */
+  private final Map<PodSpec, CompiledPod> detachedShapesBySpecInstance = new java.util.IdentityHashMap<>();
 
   /** Everything the predicates read from a pod; equal keys mean one equivalence class. */
   record SchedulingKey(
@@ -185,6 +187,18 @@ public final class SchedulingCompiler {
 
   /** Compiles a pod. */
   public CompiledPod compile(Pod pod) {
+    return compile(pod, false);
+  }
+
+  /**
+   * Compiles a bound pod as if it had no {@code spec.nodeName}: the form in which it is moved to another node
+   * (NodeName does not pin it). {@link CompiledPod#pod()} is {@code pod} itself; no copy of the pod is made.
+   */
+  public CompiledPod compileDetached(Pod pod) {
+    return compile(pod, true);
+  }
+
+  private CompiledPod compile(Pod pod, boolean detached) {
     ObjectMeta meta = pod.getMetadata() == null ? new ObjectMeta() : pod.getMetadata();
     PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
     String namespace = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
@@ -206,22 +220,23 @@ public final class SchedulingCompiler {
         }
       }
     }
-    CompiledPod same = shapesBySpecInstance.get(spec);
-    String specNodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
+    Map<PodSpec, CompiledPod> shapes = detached ? detachedShapesBySpecInstance : shapesBySpecInstance;
+    CompiledPod same = shapes.get(spec);
+    String specNodeName = detached || spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     if (same != null && same.namespace().equals(namespace) && same.labels() == labels && same.isVirtual() == virtual
         && same.isTerminating() == terminating && java.util.Objects.equals(same.nodeName(), specNodeName)) {
       return same.withIdentity(pod, name, uid, controller).daemonSetOrMirror(daemonSetOrMirror);
     }
-    CompiledPod compiled = compileShape(pod, meta, spec, namespace, name, uid, labels, terminating, virtual, controller)
-        .daemonSetOrMirror(daemonSetOrMirror);
+    CompiledPod compiled = compileShape(pod, meta, spec, specNodeName, namespace, name, uid, labels, terminating, virtual,
+        controller).daemonSetOrMirror(daemonSetOrMirror);
     if (same == null && pod.getSpec() != null) {
-      shapesBySpecInstance.put(spec, compiled);
+      shapes.put(spec, compiled);
     }
     return compiled;
   }
 
-  private CompiledPod compileShape(Pod pod, ObjectMeta meta, PodSpec spec, String namespace, String name, String uid,
-      Map<String, String> labels, boolean terminating, boolean virtual, String controller) {
+  private CompiledPod compileShape(Pod pod, ObjectMeta meta, PodSpec spec, String nodeName, String namespace, String name,
+      String uid, Map<String, String> labels, boolean terminating, boolean virtual, String controller) {
     List<String> unsupported = new ArrayList<>();
 
     Map<String, Long> requestMap = EffectiveRequests.of(spec);
@@ -258,7 +273,6 @@ public final class SchedulingCompiler {
       anti = terms(a.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution(), namespace, "podAntiAffinity", unsupported);
     }
     List<SpreadConstraint> spread = spread(spec, labels, unsupported);
-    String nodeName = spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     List<String> unsupportedList = List.copyOf(new LinkedHashSet<>(unsupported));
     SchedulingKey key =
         new SchedulingKey(
