@@ -84,7 +84,8 @@ public final class Autoscaler {
     final Map<String, NodeGroup> groups = new LinkedHashMap<>();
     final Map<String, String> groupOfNode = new HashMap<>();
     final Map<String, Node> templates = new HashMap<>();
-    final Set<String> readyNodes = new HashSet<>();
+    /** Names of the Ready nodes (read-only). */
+    Set<String> readyNodes = Set.of();
     final Set<String> placeholders = new HashSet<>();
     final Set<String> destinations = new HashSet<>();
     /** The nodes read at the start of the loop, by name. */
@@ -130,12 +131,7 @@ public final class Autoscaler {
     List<Pod> pending = pods.pending();
     loop.placement = new IdentityHashMap<>(pending.size() + 64);
     loop.facts = nodeFacts.of(nodes);
-    for (Node n : nodes) {
-      NodeFacts f = loop.facts.get(n);
-      if (f.ready()) {
-        loop.readyNodes.add(f.name());
-      }
-    }
+    loop.readyNodes = nodeFacts.readyNames();
     BufferInjector.Injection injection = BufferInjector.Injection.EMPTY;
     // 3. Actionable check.
     if (loop.readyNodes.isEmpty() && !options.scaleUpFromZero()) {
@@ -180,13 +176,12 @@ public final class Autoscaler {
     SchedulingSimulation sim = simulations.get();
     loop.sim = sim;
     Set<String> notStarted = registry.notStartedNodes();
-    Map<String, Node> nodeByName = new HashMap<>();
+    Map<String, Node> nodeByName = nodeFacts.byName();
     List<Node> loaded = new ArrayList<>(nodes.size());
     Set<String> loadedNames = new HashSet<>();
     for (Node n : nodes) {
       NodeFacts f = loop.facts.get(n);
       String name = f.name();
-      nodeByName.put(name, n);
       if (notStarted.contains(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
         continue;
       }
@@ -259,7 +254,8 @@ public final class Autoscaler {
     boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
     if (options.scaleDownEnabled() && up.result() != ScaleUpResult.ScaleUpInCooldown && !scaleUpHappened) {
       ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, loop::emit);
-      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts, loop.placeholders, notStarted,
+      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts, nodeFacts.destinationNames(),
+          loop.placeholders, notStarted,
           cluster.podDisruptionBudgets());
       scaleDown = planner.actuate(now, sdPlan, loop.groups, nodeByName);
     }

@@ -70,20 +70,16 @@ public final class ScaleDownPlanner {
    * virtual pods placed on existing capacity in this loop.
    */
   public Plan plan(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
-      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> placeholders, Set<String> notStarted,
+      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinationNodes, Set<String> placeholders,
+      Set<String> notStarted,
       List<PodDisruptionBudget> pdbs) {
     List<UnremovableNode> unremovable = new ArrayList<>();
     List<DrainRules.PdbBudget> budgets = new ArrayList<>();
     for (PodDisruptionBudget pdb : pdbs) {
       budgets.add(new DrainRules.PdbBudget(pdb));
     }
-    Set<String> destinations = new HashSet<>();
-    for (Node n : nodes) {
-      NodeFacts f = facts.get(n);
-      if (f.destination() && !notStarted.contains(f.name())) {
-        destinations.add(f.name());
-      }
-    }
+    // where moved pods may go: Ready, not being deleted, not cordoned, started (and not removed by this plan)
+    java.util.function.Predicate<String> destination = d -> destinationNodes.contains(d) && !notStarted.contains(d);
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : nodes) {
       NodeFacts f = facts.get(n);
@@ -178,7 +174,7 @@ public final class ScaleDownPlanner {
         sim.removePod(p);
       }
       for (Pod p : toMove) {
-        if (sim.schedule(p, d -> destinations.contains(d) && !d.equals(name) && !removed.contains(d)).isEmpty()) {
+        if (sim.schedule(p, d -> destination.test(d) && !d.equals(name) && !removed.contains(d)).isEmpty()) {
           ok = false;
           failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
           break;
@@ -187,7 +183,6 @@ public final class ScaleDownPlanner {
       if (ok) {
         sim.commit();
         removed.add(name);
-        destinations.remove(name);
         for (Pod p : toMove) {
           moved.add(p.getMetadata().getUid());
           for (DrainRules.PdbBudget b : budgets) {
