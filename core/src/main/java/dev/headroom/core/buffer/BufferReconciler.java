@@ -25,8 +25,12 @@ public final class BufferReconciler {
           .thenComparing(b -> b.getMetadata().getName() == null ? "" : b.getMetadata().getName());
 
   private final BufferSettings settings;
+  private final TranslationMemo memo = new TranslationMemo();
 
-  /** A reconciler with the given settings. */
+  /**
+   * A reconciler with the given settings. It keeps a {@link TranslationMemo} across its reconciles: results
+   * reused only for unchanged object versions, so every reconcile reports what a fresh reconciler would.
+   */
   public BufferReconciler(BufferSettings settings) {
     this.settings = settings;
   }
@@ -57,7 +61,8 @@ public final class BufferReconciler {
     processed.forEach(b -> before.put(b, BufferStatuses.copy(b.getStatus())));
 
     List<String> errors = new ArrayList<>();
-    BufferTranslator translator = new BufferTranslator(view, templates, resolver, now);
+    BufferTranslator translator = new BufferTranslator(view, templates, resolver, now, memo);
+    memo.retain(namespace, processed);
     for (CapacityBuffer b : processed) {
       translator.translatePodTemplate(b).ifPresent(err -> errors.add(key(b) + ": " + err));
     }
@@ -76,7 +81,7 @@ public final class BufferReconciler {
     }
     try {
       List<ResourceQuota> quotas = view.resourceQuotas(namespace);
-      errors.addAll(new QuotaAllocator(settings.countPods()).allocate(processed, quotas, templates, now));
+      errors.addAll(new QuotaAllocator(settings.countPods(), memo).allocate(processed, quotas, templates, now));
     } catch (ClusterApiException e) {
       errors.add(BufferConditions.ERR_LIST_QUOTAS + e.getMessage());
     }

@@ -44,6 +44,13 @@ public final class InMemoryTemplateStore implements ManagedTemplateStore {
   }
 
   @Override
+  public Optional<String> resourceVersion(String namespace, String name) {
+    PodTemplate t = objects.get(key(namespace, name));
+    String rv = t == null || t.getMetadata() == null ? null : t.getMetadata().getResourceVersion();
+    return rv == null || rv.isEmpty() ? Optional.empty() : Optional.of(rv);
+  }
+
+  @Override
   public PodTemplate create(PodTemplate template) throws ClusterApiException {
     String key = key(template.getMetadata().getNamespace(), template.getMetadata().getName());
     if (objects.containsKey(key)) {

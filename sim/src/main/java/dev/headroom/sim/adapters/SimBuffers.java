@@ -14,6 +14,7 @@ import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.DefaultingPodResolver;
 import dev.headroom.core.buffer.InMemoryTemplateStore;
 import dev.headroom.core.buffer.NamespaceResult;
+import dev.headroom.core.buffer.NewestPods;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
 import dev.headroom.core.buffer.WorkloadKind;
@@ -57,6 +58,7 @@ public final class SimBuffers {
   private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
+  private final NewestPods.Memo newestPods = new NewestPods.Memo();
   private final Map<String, Optional<PodTemplate>> templateCache = new HashMap<>();
   private long templateCacheWrites = -1;
   private long reconciles;
@@ -278,6 +280,22 @@ public final class SimBuffers {
         }
       }
       return out;
+    }
+
+    /** The core rule over {@link #pods}, listed again only when the cluster's version of that pod set changed. */
+    @Override
+    public Optional<Pod> newestPod(String namespace, SelectorExpression selector) throws ClusterApiException {
+      return newestPods.newest(namespace, selector, cluster.podSetVersion(namespace, selector::matches),
+          () -> pods(namespace, selector));
+    }
+
+    /**
+     * The pod's UID: a simulated pod's labels, annotations and spec never change after creation except
+     * {@code spec.nodeName} on binding (see {@code SimPod}'s mutators), so the UID versions its template content.
+     */
+    @Override
+    public String podTemplateVersion(Pod pod) {
+      return pod.getMetadata().getUid();
     }
 
     @Override

@@ -1,0 +1,159 @@
+package dev.headroom.core.buffer;
+
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one namespace reconcile may reuse from the previous ones, keyed on object versions only, so that a reuse
+ * yields exactly what the plain computation would:
+ *
+ * <ul>
+ *   <li>the managed template of a buffer sized from a live pod (§3.3 step 1): when the pod (same UID, same
+ *       {@link BufferClusterView#podTemplateVersion}) and the stored managed template (same resourceVersion) are
+ *       the ones of an earlier upsert whose stored template was semantically equal to the desired one, the upsert
+ *       would again find them equal and write nothing, so its result is that stored template;</li>
+ *   <li>the chunk of a managed template for quota allocation (§5.2): the pod built from it and its request
+ *       vector, per stored resourceVersion.</li>
+ * </ul>
+ *
+ * <p>Entries are tied to the view and the store they were read from. Values handed out are shared: callers read
+ * them and never mutate them.
+ */
+public final class TranslationMemo {
+
+  /** The pod a managed template describes and its request vector Q (milli-units), for quota allocation. */
+  public record Chunk(Pod pod, Map<String, Long> requests) {
+    /** An unmodifiable request vector. */
+    public Chunk {
+      requests = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(requests));
+    }
+  }
+
+  private record LiveEntry(BufferClusterView view, ManagedTemplateStore store, String podUid, String podVersion,
+      String templateName, String templateVersion, PodTemplate managed) {}
+
+  private record ChunkEntry(ManagedTemplateStore store, String templateVersion, boolean countPods, Chunk chunk) {}
+
+  private final Map<String, LiveEntry> live = new ConcurrentHashMap<>();
+  private final Map<String, ChunkEntry> chunks = new ConcurrentHashMap<>();
+
+  /**
+   * The managed template an upsert from {@code pod} would return for {@code buffer}, when it is known without
+   * extracting and comparing; null otherwise.
+   */
+  PodTemplate managedFor(BufferClusterView view, ManagedTemplateStore store, CapacityBuffer buffer, Pod pod) {
+    LiveEntry e = live.get(key(buffer));
+    if (e == null || e.view() != view || e.store() != store) {
+      return null;
+    }
+    String uid = uid(pod);
+    String version = view.podTemplateVersion(pod);
+    if (uid == null || version == null || !uid.equals(e.podUid()) || !version.equals(e.podVersion())
+        || !e.templateName().equals(ManagedTemplates.name(buffer.getMetadata().getName()))) {
+      return null;
+    }
+    Optional<String> stored;
+    try {
+      stored = store.resourceVersion(buffer.getMetadata().getNamespace(), e.templateName());
+    } catch (ClusterApiException ex) {
+      return null;
+    }
+    return stored.isPresent() && stored.get().equals(e.templateVersion()) ? e.managed() : null;
+  }
+
+  /**
+   * Records the outcome of an upsert of {@code desired} extracted from {@code pod}. Kept only when the stored
+   * result is semantically equal to {@code desired} (always so when nothing was written) and every version is
+   * known.
+   */
+  void rememberManaged(BufferClusterView view, ManagedTemplateStore store, CapacityBuffer buffer, Pod pod, PodTemplate desired,
+      ManagedTemplates.Upserted upserted) {
+    String key = key(buffer);
+    live.remove(key);
+    String uid = uid(pod);
+    String version = view.podTemplateVersion(pod);
+    PodTemplate managed = upserted.stored();
+    String templateVersion = managed.getMetadata() == null ? null : managed.getMetadata().getResourceVersion();
+    if (uid == null || version == null || templateVersion == null || templateVersion.isEmpty()
+        || !Objects.equals(managed.getMetadata().getName(), desired.getMetadata().getName())) {
+      return;
+    }
+    if (upserted.written() && !ManagedTemplates.semanticallyEqual(managed.getTemplate(), desired.getTemplate())) {
+      return;
+    }
+    live.put(key, new LiveEntry(view, store, uid, version, managed.getMetadata().getName(), templateVersion, managed));
+  }
+
+  /** Forgets what a buffer's live-pod translation kept (it took another path this time). */
+  void forgetManaged(CapacityBuffer buffer) {
+    live.remove(key(buffer));
+  }
+
+  /**
+   * The chunk of the stored template {@code namespace/name}, computed with {@code compute} from a fresh read when
+   * its resourceVersion changed; empty when the template does not exist or cannot be read.
+   */
+  Optional<Chunk> chunk(ManagedTemplateStore store, String namespace, String name, boolean countPods,
+      java.util.function.Function<PodTemplate, Chunk> compute) {
+    String key = namespace + "/" + name;
+    try {
+      Optional<String> version = store.resourceVersion(namespace, name);
+      ChunkEntry e = chunks.get(key);
+      if (version.isPresent() && e != null && e.store() == store && e.countPods() == countPods
+          && version.get().equals(e.templateVersion())) {
+        return Optional.of(e.chunk());
+      }
+    } catch (ClusterApiException ex) {
+      // read it the plain way below
+    }
+    Optional<PodTemplate> template;
+    try {
+      template = store.get(namespace, name);
+    } catch (ClusterApiException ex) {
+      chunks.remove(key);
+      return Optional.empty();
+    }
+    if (template.isEmpty()) {
+      chunks.remove(key);
+      return Optional.empty();
+    }
+    Chunk chunk = compute.apply(template.get());
+    String version = template.get().getMetadata() == null ? null : template.get().getMetadata().getResourceVersion();
+    if (version == null || version.isEmpty()) {
+      chunks.remove(key);
+    } else {
+      chunks.put(key, new ChunkEntry(store, version, countPods, chunk));
+    }
+    return Optional.of(chunk);
+  }
+
+  /** Drops the entries of {@code namespace} whose buffers are not among {@code present} (deleted buffers). */
+  void retain(String namespace, Collection<CapacityBuffer> present) {
+    Set<String> keys = new HashSet<>();
+    present.forEach(b -> keys.add(key(b)));
+    String prefix = namespace + "/";
+    live.keySet().removeIf(k -> k.startsWith(prefix) && !keys.contains(k));
+  }
+
+  /** Number of live-pod entries held (for tests). */
+  int liveEntries() {
+    return live.size();
+  }
+
+  private static String key(CapacityBuffer b) {
+    return b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
+  }
+
+  private static String uid(Pod pod) {
+    String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+    return uid == null || uid.isEmpty() ? null : uid;
+  }
+}
