@@ -49,8 +49,8 @@ public interface BufferClusterView {
   List<Pod> pods(String namespace, SelectorExpression selector) throws ClusterApiException;
 
   /**
-   * The newest of {@link #pods} by the rule of {@link NewestPods#of}. A view that can version its pod sets may
-   * serve it from a {@link NewestPods.Memo}; the rule itself stays in {@link NewestPods}.
+   * The newest of {@link #pods} by the rule of {@link NewestPods#of}. A view that sees pods join and leave its
+   * pod sets may answer from a {@link NewestPods.Tracker}; the rule itself stays in {@link NewestPods}.
    */
   default Optional<Pod> newestPod(String namespace, SelectorExpression selector) throws ClusterApiException {
     return NewestPods.of(pods(namespace, selector));

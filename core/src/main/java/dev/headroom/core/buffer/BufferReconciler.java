@@ -56,7 +56,7 @@ public final class BufferReconciler {
     for (CapacityBuffer b : listed) {
       (BufferFilters.strategyAllowed(b) ? processed : skipped).add(b);
     }
-    processed.sort(CREATION_ORDER);
+    sortByCreation(processed);
     Map<CapacityBuffer, CapacityBufferStatus> before = new IdentityHashMap<>();
     processed.forEach(b -> before.put(b, BufferStatuses.copy(b.getStatus())));
 
@@ -94,6 +94,22 @@ public final class BufferReconciler {
       outcomes.add(new BufferOutcome(b, false, false));
     }
     return new NamespaceResult(namespace, outcomes, errors, Optional.ofNullable(nextBoundary));
+  }
+
+  /** Sorts by {@link #CREATION_ORDER} (stable), reading each buffer's creation time once. */
+  private static void sortByCreation(List<CapacityBuffer> buffers) {
+    if (buffers.size() < 2) {
+      return;
+    }
+    record Keyed(Instant created, String name, CapacityBuffer buffer) {}
+    List<Keyed> keyed = new ArrayList<>(buffers.size());
+    for (CapacityBuffer b : buffers) {
+      keyed.add(new Keyed(Timestamps.creation(b.getMetadata()), b.getMetadata().getName() == null ? "" : b.getMetadata().getName(), b));
+    }
+    keyed.sort(Comparator.comparing(Keyed::created).thenComparing(Keyed::name));
+    for (int i = 0; i < keyed.size(); i++) {
+      buffers.set(i, keyed.get(i).buffer());
+    }
   }
 
   private static String key(CapacityBuffer b) {

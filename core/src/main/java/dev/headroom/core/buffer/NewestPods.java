@@ -2,14 +2,15 @@ package dev.headroom.core.buffer;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
- * The newest live pod of a scalable object (spec §3.3 step 1): the rule, and a memo of it for views that can
- * version their pod sets.
+ * The newest live pod of a scalable object (spec §3.3 step 1): the rule, and an incremental form of it for
+ * views that see pods join and leave a set.
  */
 public final class NewestPods {
 
@@ -50,45 +51,48 @@ public final class NewestPods {
     return i;
   }
 
-  /** A pod list call of a view. */
-  @FunctionalInterface
-  public interface Lister {
-    /** The pods, in the view's order. */
-    Iterable<Pod> pods() throws ClusterApiException;
-  }
-
   /**
-   * {@link NewestPods#of} per (namespace, selector), recomputed only when the caller's version of that pod set
-   * changes. The caller's contract: the version it passes changes whenever the pods the selector lists, or their
-   * order, change, and pods' {@code creationTimestamp} and name never change in place. The memo then returns
-   * what {@link NewestPods#of} over a fresh list would return (the same pod object).
+   * The newest pod of a pod set kept up to date as pods join and leave it, for views that see those changes: at
+   * any time {@link #newest} equals {@link NewestPods#of} over the set's pods listed in ascending position. The
+   * caller gives each pod a position unique in the set (its place in the view's list order) and must not change a
+   * member's {@code creationTimestamp} or name in place. Not thread-safe.
    */
-  public static final class Memo {
+  public static final class Tracker {
 
-    private record Key(String namespace, List<SelectorExpression.Requirement> selector) {}
+    private record Entry(Instant created, String name, long position, Pod pod) {}
 
-    private record Entry(long version, Optional<Pod> newest) {}
+    /** The order of the rule: newer first, then smaller name, then earlier position. */
+    private static final Comparator<Entry> RULE = Comparator.comparing(Entry::created).reversed()
+        .thenComparing(Entry::name).thenComparingLong(Entry::position);
 
-    private final Map<Key, Entry> entries = new HashMap<>();
-    private long computed;
+    private final TreeSet<Entry> ordered = new TreeSet<>(RULE);
+    private final Map<Long, Entry> byPosition = new HashMap<>();
 
-    /** The newest pod of {@code namespace} matching {@code selector}, listing the pods only when {@code version} changed. */
-    public synchronized Optional<Pod> newest(String namespace, SelectorExpression selector, long version, Lister lister)
-        throws ClusterApiException {
-      Key key = new Key(namespace, selector.requirements());
-      Entry e = entries.get(key);
-      if (e != null && e.version() == version) {
-        return e.newest();
-      }
-      Optional<Pod> newest = of(lister.pods());
-      computed++;
-      entries.put(key, new Entry(version, newest));
-      return newest;
+    /** Adds {@code pod} at {@code position}, replacing the pod held there. */
+    public void add(Pod pod, long position) {
+      remove(position);
+      String name = pod.getMetadata() == null || pod.getMetadata().getName() == null ? "" : pod.getMetadata().getName();
+      Entry e = new Entry(Timestamps.creation(pod.getMetadata()), name, position, pod);
+      ordered.add(e);
+      byPosition.put(position, e);
     }
 
-    /** How many times the rule ran (lists taken), for tests and statistics. */
-    public synchronized long computed() {
-      return computed;
+    /** Removes the pod at {@code position}; nothing when there is none. */
+    public void remove(long position) {
+      Entry e = byPosition.remove(position);
+      if (e != null) {
+        ordered.remove(e);
+      }
+    }
+
+    /** The newest pod of the set, empty when the set is empty. */
+    public Optional<Pod> newest() {
+      return ordered.isEmpty() ? Optional.empty() : Optional.of(ordered.first().pod());
+    }
+
+    /** Number of pods held. */
+    public int size() {
+      return byPosition.size();
     }
   }
 }

@@ -14,7 +14,6 @@ import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.DefaultingPodResolver;
 import dev.headroom.core.buffer.InMemoryTemplateStore;
 import dev.headroom.core.buffer.NamespaceResult;
-import dev.headroom.core.buffer.NewestPods;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
 import dev.headroom.core.buffer.WorkloadKind;
@@ -33,6 +32,7 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,11 +58,11 @@ public final class SimBuffers {
   private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
-  private final NewestPods.Memo newestPods = new NewestPods.Memo();
+  private final NewestLivePods newestPods;
   private final Map<String, Optional<PodTemplate>> templateCache = new HashMap<>();
   private long templateCacheWrites = -1;
   private long reconciles;
-  private String lastFingerprint = "";
+  private long[] lastFingerprint;
   private Instant nextResync = Instant.MIN;
 
   /** Period of the controller's full resync, as an informer's resync period. */
@@ -77,6 +77,7 @@ public final class SimBuffers {
       Instant created) {
     this.cluster = cluster;
     this.deployments = deployments;
+    this.newestPods = new NewestLivePods(cluster);
     int i = 0;
     for (Scenario.BufferDef d : defs) {
       CapacityBuffer b = new CapacityBuffer();
@@ -101,8 +102,8 @@ public final class SimBuffers {
    * behaviour. Returns true when it reconciled.
    */
   public boolean reconcile(Instant now) {
-    String fingerprint = fingerprint();
-    if (fingerprint.equals(lastFingerprint) && now.isBefore(nextResync)) {
+    long[] fingerprint = fingerprint();
+    if (Arrays.equals(fingerprint, lastFingerprint) && now.isBefore(nextResync)) {
       return false;
     }
     lastFingerprint = fingerprint;
@@ -111,13 +112,17 @@ public final class SimBuffers {
     return true;
   }
 
-  private String fingerprint() {
-    StringBuilder b = new StringBuilder();
+  /** Generation and {@code status.replicas} of every Deployment (absent values as {@link Long#MIN_VALUE}). */
+  private long[] fingerprint() {
+    long[] f = new long[2 * deployments.size()];
+    int i = 0;
     for (DeploymentController d : deployments.values()) {
-      b.append(d.deployment().getMetadata().getGeneration()).append('/').append(d.deployment().getStatus().getReplicas())
-          .append(';');
+      Long generation = d.deployment().getMetadata().getGeneration();
+      Integer replicas = d.deployment().getStatus().getReplicas();
+      f[i++] = generation == null ? Long.MIN_VALUE : generation;
+      f[i++] = replicas == null ? Long.MIN_VALUE : replicas;
     }
-    return b.toString();
+    return f;
   }
 
   private void reconcileAll(Instant now) {
@@ -138,7 +143,7 @@ public final class SimBuffers {
           }
           computed.setConditions(merged);
           stored.setStatus(computed);
-          lastFingerprint = "";
+          lastFingerprint = null;
           cluster.changed();
         }
       }
@@ -272,21 +277,18 @@ public final class SimBuffers {
 
     @Override
     public List<Pod> pods(String namespace, SelectorExpression selector) {
-      List<SimPod> matched = cluster.pods(namespace, selector::matches);
-      List<Pod> out = new ArrayList<>(matched.size());
-      for (SimPod p : matched) {
-        if (p.pod().getMetadata().getDeletionTimestamp() == null) {
-          out.add(p.pod());
-        }
+      List<SimPod> listed = NewestLivePods.listed(cluster, namespace, selector);
+      List<Pod> out = new ArrayList<>(listed.size());
+      for (SimPod p : listed) {
+        out.add(p.pod());
       }
       return out;
     }
 
-    /** The core rule over {@link #pods}, listed again only when the cluster's version of that pod set changed. */
+    /** The core rule over {@link #pods}, kept up to date from the cluster's pod changes. */
     @Override
-    public Optional<Pod> newestPod(String namespace, SelectorExpression selector) throws ClusterApiException {
-      return newestPods.newest(namespace, selector, cluster.podSetVersion(namespace, selector::matches),
-          () -> pods(namespace, selector));
+    public Optional<Pod> newestPod(String namespace, SelectorExpression selector) {
+      return newestPods.newest(namespace, selector);
     }
 
     /**

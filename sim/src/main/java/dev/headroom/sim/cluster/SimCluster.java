@@ -62,11 +62,7 @@ public final class SimCluster {
   private final dev.headroom.core.autoscaler.PodChangeLog podChanges = new dev.headroom.core.autoscaler.PodChangeLog();
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
   private final Map<String, long[]> ownerVersions = new java.util.HashMap<>();
-  /** Per namespace and label set: the stamp of the last change of that group's listed pods (see podSetVersion). */
-  private final Map<String, Map<Map<String, String>, long[]>> groupStamps = new HashMap<>();
-  /** Per namespace: the stamp of the last removal of a (then empty) label group. */
-  private final Map<String, long[]> groupRemovals = new HashMap<>();
-  private long stamps;
+  private final List<Consumer<SimPod>> podListListeners = new ArrayList<>();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -232,10 +228,10 @@ public final class SimCluster {
       podChanges.changed(x.pod());
       ownerChanged(x.owner());
       if (x.pod().getMetadata().getDeletionTimestamp() != null && x.state() != SimPod.State.GONE) {
-        stampGroup(x.namespace(), x.pod().getMetadata().getLabels());
+        podListChanged(x);
       }
     });
-    stampGroup(namespace, pod.getMetadata().getLabels());
+    podListChanged(p);
     podChanges.changed(pod);
     ownerChanged(owner);
     version++;
@@ -297,6 +293,7 @@ public final class SimCluster {
     liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());
     pending.remove(p.uid());
     unindex(p);
+    podListChanged(p);
     podChanges.deleted(p.pod());
     ownerChanged(p.owner());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
@@ -336,6 +333,21 @@ public final class SimCluster {
 
   private void ownerChanged(String owner) {
     ownerVersions.computeIfAbsent(owner, k -> new long[1])[0]++;
+  }
+
+  /**
+   * Registers a listener told of every change to which pods {@link #pods(String, Predicate)} lists and whether
+   * they carry a deletion timestamp: a pod was created, was deleted (state {@code GONE}), or is marked for
+   * deletion (it may be told again of a marked pod). Pods never change labels, names or creation timestamps.
+   */
+  public void onPodListChange(Consumer<SimPod> listener) {
+    podListListeners.add(listener);
+  }
+
+  private void podListChanged(SimPod p) {
+    for (Consumer<SimPod> l : podListListeners) {
+      l.accept(p);
+    }
   }
 
   /** Live pods in creation order. */
@@ -378,35 +390,7 @@ public final class SimCluster {
     group.remove(p.uid());
     if (group.isEmpty()) {
       groups.remove(labels);
-      groupStamps.get(p.namespace()).remove(labels);
-      groupRemovals.computeIfAbsent(p.namespace(), k -> new long[1])[0] = ++stamps;
-    } else {
-      stampGroup(p.namespace(), labels);
     }
-  }
-
-  private void stampGroup(String namespace, Map<String, String> labels) {
-    groupStamps.computeIfAbsent(namespace, k -> new HashMap<>()).computeIfAbsent(labels, k -> new long[1])[0] = ++stamps;
-  }
-
-  /**
-   * A version of the pod set {@link #pods(String, Predicate)} lists for {@code namespace} and {@code matches}:
-   * it changes whenever a pod joins or leaves that set or gets a deletion timestamp (the only in-place change of
-   * a pod's metadata), and takes a value it never had before. Pods never change labels, names or creation
-   * timestamps. The predicate is evaluated at most once per label set.
-   */
-  public long podSetVersion(String namespace, Predicate<Map<String, String>> matches) {
-    long[] removed = groupRemovals.get(namespace);
-    long v = removed == null ? 0 : removed[0];
-    Map<Map<String, String>, long[]> groups = groupStamps.get(namespace);
-    if (groups != null) {
-      for (Map.Entry<Map<String, String>, long[]> g : groups.entrySet()) {
-        if (g.getValue()[0] > v && matches.test(g.getKey())) {
-          v = g.getValue()[0];
-        }
-      }
-    }
-    return v;
   }
 
   /** Live pods that are not bound yet (state {@code PENDING}), in creation order. */
