@@ -168,7 +168,7 @@ public final class BufferTranslator {
     }
     SelectorExpression selector;
     try {
-      selector = SelectorExpression.parse(scale.selector());
+      selector = memo == null ? SelectorExpression.parse(scale.selector()) : memo.selector(scale.selector());
     } catch (IllegalArgumentException e) {
       throw new LivePodException(ERR_EXISTING_POD + ERR_PARSE_SELECTOR + e.getMessage());
     }

@@ -67,12 +67,24 @@ public final class NewestPods {
 
     private final TreeSet<Entry> ordered = new TreeSet<>(RULE);
     private final Map<Long, Entry> byPosition = new HashMap<>();
+    /** The last timestamp text parsed and its value (pods created together share it). */
+    private String lastText;
+    private Instant lastCreated;
 
     /** Adds {@code pod} at {@code position}, replacing the pod held there. */
     public void add(Pod pod, long position) {
       remove(position);
       String name = pod.getMetadata() == null || pod.getMetadata().getName() == null ? "" : pod.getMetadata().getName();
-      Entry e = new Entry(Timestamps.creation(pod.getMetadata()), name, position, pod);
+      String text = pod.getMetadata() == null ? null : pod.getMetadata().getCreationTimestamp();
+      Instant created;
+      if (text != null && text.equals(lastText)) {
+        created = lastCreated;
+      } else {
+        created = Timestamps.creation(pod.getMetadata());
+        lastText = text;
+        lastCreated = created;
+      }
+      Entry e = new Entry(created, name, position, pod);
       ordered.add(e);
       byPosition.put(position, e);
     }

@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       the ones of an earlier upsert whose stored template was semantically equal to the desired one, the upsert
  *       would again find them equal and write nothing, so its result is that stored template;</li>
  *   <li>the chunk of a managed template for quota allocation (§5.2): the pod built from it and its request
- *       vector, per stored resourceVersion.</li>
+ *       vector, per stored resourceVersion;</li>
+ *   <li>parsed scale selectors, per selector text.</li>
  * </ul>
  *
  * <p>Entries are tied to the view and the store they were read from. Values handed out are shared: callers read
@@ -42,7 +43,11 @@ public final class TranslationMemo {
 
   private record ChunkEntry(ManagedTemplateStore store, String templateVersion, boolean countPods, Chunk chunk) {}
 
+  /** Most selectors kept parsed. */
+  private static final int MAX_SELECTORS = 1024;
+
   private final Map<String, LiveEntry> live = new ConcurrentHashMap<>();
+  private final Map<String, SelectorExpression> selectors = new ConcurrentHashMap<>();
   private final Map<String, ChunkEntry> chunks = new ConcurrentHashMap<>();
 
   /**
@@ -133,6 +138,23 @@ public final class TranslationMemo {
       chunks.put(key, new ChunkEntry(store, version, countPods, chunk));
     }
     return Optional.of(chunk);
+  }
+
+  /**
+   * {@link SelectorExpression#parse} of {@code text}, kept per text (parsed selectors are immutable).
+   *
+   * @throws IllegalArgumentException as {@link SelectorExpression#parse} (failures are not kept)
+   */
+  SelectorExpression selector(String text) {
+    SelectorExpression s = selectors.get(text);
+    if (s == null) {
+      s = SelectorExpression.parse(text);
+      if (selectors.size() >= MAX_SELECTORS) {
+        selectors.clear();
+      }
+      selectors.put(text, s);
+    }
+    return s;
   }
 
   /** Drops the entries of {@code namespace} whose buffers are not among {@code present} (deleted buffers). */
