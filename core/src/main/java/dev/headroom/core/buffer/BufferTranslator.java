@@ -184,7 +184,7 @@ public final class BufferTranslator {
     PodTemplate managed;
     try {
       PodTemplate desired = ManagedTemplates.desired(buffer, template);
-      ManagedTemplates.Upserted upserted = ManagedTemplates.upsertTracked(templates, desired);
+      ManagedTemplates.Upserted upserted = memo == null ? ManagedTemplates.upsertTracked(templates, desired) : memo.upsert(templates, desired);
       managed = upserted.stored();
       if (memo != null && livePod != null) {
         memo.rememberManaged(view, templates, buffer, livePod, desired, upserted);

@@ -140,7 +140,12 @@ public final class ManagedTemplates {
    * null lists and maps equal to empty ones, everything else by value.
    */
   public static boolean semanticallyEqual(PodTemplateSpec a, PodTemplateSpec b) {
-    return Objects.equals(normalise(Models.tree(a), null), normalise(Models.tree(b), null));
+    return Objects.equals(canonical(a), canonical(b));
+  }
+
+  /** The canonical form that {@link #semanticallyEqual} compares (null for empty content). */
+  static Object canonical(PodTemplateSpec template) {
+    return normalise(Models.tree(template), null);
   }
 
   /** Drops nulls and empty collections; rewrites quantity maps to canonical numbers. */

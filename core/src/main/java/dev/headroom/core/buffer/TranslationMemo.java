@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       would again find them equal and write nothing, so its result is that stored template;</li>
  *   <li>the chunk of a managed template for quota allocation (§5.2): the pod built from it and its request
  *       vector, per stored resourceVersion;</li>
+ *   <li>the canonical content of each stored managed template per resourceVersion, so that an upsert whose
+ *       desired content equals it neither reads nor writes the template;</li>
  *   <li>parsed scale selectors, per selector text.</li>
  * </ul>
  *
@@ -41,6 +43,8 @@ public final class TranslationMemo {
   private record LiveEntry(BufferClusterView view, ManagedTemplateStore store, String podUid, String podVersion,
       String templateName, String templateVersion, PodTemplate managed) {}
 
+  private record StoredEntry(ManagedTemplateStore store, String version, Object canonical, PodTemplate template) {}
+
   private record ChunkEntry(ManagedTemplateStore store, String templateVersion, boolean countPods, Chunk chunk) {}
 
   /** Most selectors kept parsed. */
@@ -48,6 +52,7 @@ public final class TranslationMemo {
 
   private final Map<String, LiveEntry> live = new ConcurrentHashMap<>();
   private final Map<String, SelectorExpression> selectors = new ConcurrentHashMap<>();
+  private final Map<String, StoredEntry> stored = new ConcurrentHashMap<>();
   private final Map<String, ChunkEntry> chunks = new ConcurrentHashMap<>();
 
   /**
@@ -95,6 +100,44 @@ public final class TranslationMemo {
       return;
     }
     live.put(key, new LiveEntry(view, store, uid, version, managed.getMetadata().getName(), templateVersion, managed));
+  }
+
+  /**
+   * {@link ManagedTemplates#upsertTracked}, without reading the stored template when its resourceVersion is the
+   * one seen last: then its canonical content is known, and when it equals the desired one the upsert writes
+   * nothing and returns that stored template.
+   */
+  ManagedTemplates.Upserted upsert(ManagedTemplateStore store, PodTemplate desired) throws ClusterApiException {
+    String namespace = desired.getMetadata().getNamespace();
+    String name = desired.getMetadata().getName();
+    String key = namespace + "/" + name;
+    StoredEntry e = stored.get(key);
+    Object wanted = null;
+    if (e != null && e.store() == store) {
+      Optional<String> version;
+      try {
+        version = store.resourceVersion(namespace, name);
+      } catch (ClusterApiException ex) {
+        version = Optional.empty();
+      }
+      if (version.isPresent() && version.get().equals(e.version())) {
+        wanted = ManagedTemplates.canonical(desired.getTemplate());
+        if (Objects.equals(wanted, e.canonical())) {
+          return new ManagedTemplates.Upserted(e.template(), false);
+        }
+      }
+    }
+    stored.remove(key);
+    ManagedTemplates.Upserted u = ManagedTemplates.upsertTracked(store, desired);
+    PodTemplate t = u.stored();
+    String version = t.getMetadata() == null ? null : t.getMetadata().getResourceVersion();
+    if (version != null && !version.isEmpty() && name.equals(t.getMetadata().getName())) {
+      // unwritten: the stored content is semantically equal to the desired one, so their canonical forms are equal
+      Object canonical = u.written() ? ManagedTemplates.canonical(t.getTemplate())
+          : wanted != null ? wanted : ManagedTemplates.canonical(desired.getTemplate());
+      stored.put(key, new StoredEntry(store, version, canonical, t));
+    }
+    return u;
   }
 
   /** Forgets what a buffer's live-pod translation kept (it took another path this time). */

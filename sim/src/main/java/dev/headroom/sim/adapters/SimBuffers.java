@@ -63,6 +63,8 @@ public final class SimBuffers {
   private long templateCacheWrites = -1;
   private long reconciles;
   private long[] lastFingerprint;
+  /** What {@link #list} hands out for the current stored state; null after a write. */
+  private List<CapacityBuffer> listed;
   private Instant nextResync = Instant.MIN;
 
   /** Period of the controller's full resync, as an informer's resync period. */
@@ -143,6 +145,7 @@ public final class SimBuffers {
           }
           computed.setConditions(merged);
           stored.setStatus(computed);
+          listed = null;
           lastFingerprint = null;
           cluster.changed();
         }
@@ -155,17 +158,24 @@ public final class SimBuffers {
     CapacityBuffer stored = buffers.get(buffer.getMetadata().getNamespace() + "/" + buffer.getMetadata().getName());
     if (stored != null && !conditions.equals(stored.getStatus().getConditions())) {
       stored.getStatus().setConditions(new ArrayList<>(conditions));
+      listed = null;
       cluster.changed();
     }
   }
 
-  /** Deep copies of the buffers, as an informer cache would hand them out. */
+  /**
+   * Deep copies of the buffers, as an informer cache hands them out: one unmodifiable list of copies per stored
+   * state, shared by every read until a buffer is written again (readers must not mutate the buffers).
+   */
   public List<CapacityBuffer> list() {
-    List<CapacityBuffer> out = new ArrayList<>(buffers.size());
-    for (CapacityBuffer b : buffers.values()) {
-      out.add(copy(b));
+    if (listed == null) {
+      List<CapacityBuffer> out = new ArrayList<>(buffers.size());
+      for (CapacityBuffer b : buffers.values()) {
+        out.add(copy(b));
+      }
+      listed = List.copyOf(out);
     }
-    return out;
+    return listed;
   }
 
   /** The stored buffers (live objects; do not mutate). */
