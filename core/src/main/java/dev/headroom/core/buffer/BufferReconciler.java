@@ -96,15 +96,15 @@ public final class BufferReconciler {
     return new NamespaceResult(namespace, outcomes, errors, Optional.ofNullable(nextBoundary));
   }
 
-  /** Sorts by {@link #CREATION_ORDER} (stable), reading each buffer's creation time once. */
-  private static void sortByCreation(List<CapacityBuffer> buffers) {
+  /** Sorts by {@link #CREATION_ORDER} (stable), reading each buffer's creation time once (parsed texts are kept). */
+  private void sortByCreation(List<CapacityBuffer> buffers) {
     if (buffers.size() < 2) {
       return;
     }
     record Keyed(Instant created, String name, CapacityBuffer buffer) {}
     List<Keyed> keyed = new ArrayList<>(buffers.size());
     for (CapacityBuffer b : buffers) {
-      keyed.add(new Keyed(Timestamps.creation(b.getMetadata()), b.getMetadata().getName() == null ? "" : b.getMetadata().getName(), b));
+      keyed.add(new Keyed(memo.creation(b.getMetadata()), b.getMetadata().getName() == null ? "" : b.getMetadata().getName(), b));
     }
     keyed.sort(Comparator.comparing(Keyed::created).thenComparing(Keyed::name));
     for (int i = 0; i < keyed.size(); i++) {

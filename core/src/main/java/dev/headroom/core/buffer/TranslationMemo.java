@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       vector, per stored resourceVersion;</li>
  *   <li>the canonical content of each stored managed template per resourceVersion, so that an upsert whose
  *       desired content equals it neither reads nor writes the template;</li>
- *   <li>parsed scale selectors, per selector text.</li>
+ *   <li>parsed scale selectors and buffer creation times, per text.</li>
  * </ul>
  *
  * <p>Entries are tied to the view and the store they were read from. Values handed out are shared: callers read
@@ -53,6 +53,7 @@ public final class TranslationMemo {
   private final Map<String, LiveEntry> live = new ConcurrentHashMap<>();
   private final Map<String, SelectorExpression> selectors = new ConcurrentHashMap<>();
   private final Map<String, StoredEntry> stored = new ConcurrentHashMap<>();
+  private final Map<String, java.time.Instant> times = new ConcurrentHashMap<>();
   private final Map<String, ChunkEntry> chunks = new ConcurrentHashMap<>();
 
   /**
@@ -198,6 +199,23 @@ public final class TranslationMemo {
       selectors.put(text, s);
     }
     return s;
+  }
+
+  /** {@link Timestamps#creation}, with each timestamp text parsed once (at most {@value #MAX_SELECTORS} kept). */
+  java.time.Instant creation(io.fabric8.kubernetes.api.model.ObjectMeta meta) {
+    String text = meta == null ? null : meta.getCreationTimestamp();
+    if (text == null) {
+      return Timestamps.creation(meta);
+    }
+    java.time.Instant t = times.get(text);
+    if (t == null) {
+      t = Timestamps.creation(meta);
+      if (times.size() >= MAX_SELECTORS) {
+        times.clear();
+      }
+      times.put(text, t);
+    }
+    return t;
   }
 
   /** Drops the entries of {@code namespace} whose buffers are not among {@code present} (deleted buffers). */
