@@ -54,6 +54,7 @@ public final class Autoscaler {
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
   private final PodIndex pods = new PodIndex();
+  private final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
   /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
   private Set<String> unloaded;
 
@@ -88,6 +89,8 @@ public final class Autoscaler {
     final Set<String> destinations = new HashSet<>();
     /** The nodes read at the start of the loop, by name. */
     List<Node> nodes = List.of();
+    /** What the loop reads of each node object. */
+    Map<Node, NodeFacts> facts = Map.of();
     Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
@@ -126,9 +129,11 @@ public final class Autoscaler {
     }
     List<Pod> pending = pods.pending();
     loop.placement = new IdentityHashMap<>(pending.size() + 64);
+    loop.facts = nodeFacts.of(nodes);
     for (Node n : nodes) {
-      if (Nodes.isReady(n)) {
-        loop.readyNodes.add(n.getMetadata().getName());
+      NodeFacts f = loop.facts.get(n);
+      if (f.ready()) {
+        loop.readyNodes.add(f.name());
       }
     }
     BufferInjector.Injection injection = BufferInjector.Injection.EMPTY;
@@ -142,10 +147,11 @@ public final class Autoscaler {
       loop.groups.put(g.id(), g);
     }
     for (Node n : nodes) {
-      provider.nodeGroupOf(n).filter(loop.groups::containsKey).ifPresent(g -> loop.groupOfNode.put(n.getMetadata().getName(), g));
+      provider.nodeGroupOf(n).filter(loop.groups::containsKey).ifPresent(g -> loop.groupOfNode.put(loop.facts.get(n).name(), g));
     }
     // 7. Cluster-state registry update.
-    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode, now);
+    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode,
+        loop.readyNodes, now);
     for (ScaleUpRequest timedOut : registry.expireRequests()) {
       NodeGroup g = loop.groups.get(timedOut.group());
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
@@ -178,28 +184,26 @@ public final class Autoscaler {
     List<Node> loaded = new ArrayList<>(nodes.size());
     Set<String> loadedNames = new HashSet<>();
     for (Node n : nodes) {
-      String name = n.getMetadata().getName();
+      NodeFacts f = loop.facts.get(n);
+      String name = f.name();
       nodeByName.put(name, n);
       if (notStarted.contains(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
         continue;
       }
       loaded.add(n);
       loadedNames.add(name);
-      if (loop.readyNodes.contains(name) && !Nodes.isBeingDeleted(n) && !Nodes.isCordoned(n)) {
+      if (f.destination()) {
         loop.destinations.add(name);
       }
     }
     // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
-    java.util.function.Function<String, SchedulingSimulation.BoundPod> boundNow = uid -> {
-      SchedulingSimulation.BoundPod b = pods.bound(uid);
-      return b != null && loadable(b, loadedNames) ? b : null;
-    };
-    sim.load(loaded, pods.bound(), b -> loadable(b, loadedNames), unloaded, boundNow);
+    sim.load(loaded, pods, b -> loadable(b, loadedNames), unloaded);
     unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
       for (Node n : nodes) {
-        if (g.id().equals(loop.groupOfNode.get(n.getMetadata().getName())) && loop.readyNodes.contains(n.getMetadata().getName())) {
+        NodeFacts f = loop.facts.get(n);
+        if (f.ready() && g.id().equals(loop.groupOfNode.get(f.name()))) {
           sample = n;
           break;
         }
@@ -255,7 +259,7 @@ public final class Autoscaler {
     boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
     if (options.scaleDownEnabled() && up.result() != ScaleUpResult.ScaleUpInCooldown && !scaleUpHappened) {
       ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, loop::emit);
-      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.readyNodes, loop.placeholders, notStarted,
+      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts, loop.placeholders, notStarted,
           cluster.podDisruptionBudgets());
       scaleDown = planner.actuate(now, sdPlan, loop.groups, nodeByName);
     }

@@ -43,8 +43,37 @@ public final class BufferInjector {
     }
   }
 
-  /** The selected buffers (namespace/name order) and the registry virtual-pod UID → entry. */
-  public record Injection(List<Entry> entries, Map<String, Entry> registry) {
+  /**
+   * The selected buffers (namespace/name order) and the registry virtual-pod UID → entry. The registry is built
+   * on first use: most loops never look a virtual pod up, and it holds an entry per virtual pod.
+   */
+  public static final class Injection {
+    private final List<Entry> entries;
+    private Map<String, Entry> registry;
+
+    public Injection(List<Entry> entries) {
+      this.entries = List.copyOf(entries);
+    }
+
+    /** The selected buffers' entries. */
+    public List<Entry> entries() {
+      return entries;
+    }
+
+    /** Virtual-pod UID → the entry of its buffer. */
+    public Map<String, Entry> registry() {
+      if (registry == null) {
+        Map<String, Entry> r = new HashMap<>();
+        for (Entry e : entries) {
+          for (Pod p : e.pods()) {
+            r.put(p.getMetadata().getUid(), e);
+          }
+        }
+        registry = java.util.Collections.unmodifiableMap(r);
+      }
+      return registry;
+    }
+
     /** All virtual pods, buffer by buffer. */
     public List<Pod> pods() {
       List<Pod> out = new ArrayList<>();
@@ -55,7 +84,7 @@ public final class BufferInjector {
     }
 
     /** Nothing injected. */
-    public static final Injection EMPTY = new Injection(List.of(), Map.of());
+    public static final Injection EMPTY = new Injection(List.of());
   }
 
   private final Set<String> allowedStrategies;
@@ -91,18 +120,12 @@ public final class BufferInjector {
     List<CapacityBuffer> sorted = new ArrayList<>(buffers);
     sorted.sort(Comparator.comparing((CapacityBuffer b) -> nz(b.getMetadata().getNamespace())).thenComparing(b -> nz(b.getMetadata().getName())));
     List<Entry> entries = new ArrayList<>();
-    Map<String, Entry> registry = new HashMap<>();
     for (CapacityBuffer b : sorted) {
-      if (!selected(b, view)) {
-        continue;
-      }
-      Entry e = decide(b, view);
-      entries.add(e);
-      for (Pod p : e.pods()) {
-        registry.put(p.getMetadata().getUid(), e);
+      if (selected(b, view)) {
+        entries.add(decide(b, view));
       }
     }
-    return new Injection(List.copyOf(entries), Map.copyOf(registry));
+    return new Injection(entries);
   }
 
   boolean selected(CapacityBuffer b, ClusterView view) {

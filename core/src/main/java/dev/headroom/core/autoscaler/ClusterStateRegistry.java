@@ -27,7 +27,7 @@ public final class ClusterStateRegistry {
   private int unready;
 
   ClusterStateRegistry(AutoscalerOptions options, AutoscalerState state, Map<String, NodeGroup> groups, List<Node> nodes,
-      Map<String, String> groupOfNode, Instant now) {
+      Map<String, String> groupOfNode, Set<String> readyNodes, Instant now) {
     this.state = state;
     this.groups = groups;
     this.now = now;
@@ -35,7 +35,7 @@ public final class ClusterStateRegistry {
       String name = n.getMetadata().getName();
       String g = groupOfNode.get(name);
       int[] c = g == null ? new int[3] : counts.computeIfAbsent(g, k -> new int[3]);
-      if (Nodes.isReady(n)) {
+      if (readyNodes.contains(name)) {
         c[0]++;
         continue;
       }

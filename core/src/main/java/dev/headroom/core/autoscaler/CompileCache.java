@@ -61,10 +61,16 @@ public final class CompileCache {
   private Session current;
   private Base base;
   private long baseReuses;
+  private long nodeChangesInPlace;
 
   /** Loads that took over the previous loop's snapshot instead of building one (diagnostics, tests). */
   long baseReuses() {
     return baseReuses;
+  }
+
+  /** Loads that took over the previous loop's snapshot and changed its nodes in place (diagnostics, tests). */
+  long nodeChangesInPlace() {
+    return nodeChangesInPlace;
   }
 
   /**
@@ -160,6 +166,11 @@ public final class CompileCache {
     /** Counts a load that took over the previous base. */
     void reusedBase() {
       baseReuses++;
+    }
+
+    /** Counts a load that took over the previous base with changed nodes. */
+    void changedNodesInPlace() {
+      nodeChangesInPlace++;
     }
 
     /** Keeps {@code snapshot}, loaded with {@code nodes}, for the next session. */

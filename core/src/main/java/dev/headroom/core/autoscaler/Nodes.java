@@ -51,8 +51,15 @@ public final class Nodes {
 
   /** Node carries the to-be-deleted taint. */
   public static boolean isBeingDeleted(Node n) {
-    return n.getSpec() != null && n.getSpec().getTaints() != null
-        && n.getSpec().getTaints().stream().anyMatch(t -> TO_BE_DELETED_TAINT.equals(t.getKey()));
+    if (n.getSpec() == null || n.getSpec().getTaints() == null) {
+      return false;
+    }
+    for (io.fabric8.kubernetes.api.model.Taint t : n.getSpec().getTaints()) {
+      if (TO_BE_DELETED_TAINT.equals(t.getKey())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code spec.unschedulable}. */

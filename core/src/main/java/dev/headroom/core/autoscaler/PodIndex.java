@@ -18,12 +18,14 @@ import dev.headroom.core.autoscaler.SchedulingSimulation.BoundPod;
  * ({@link ClusterView#podChangesSince}), a refresh touches only the pods that changed; otherwise it reads every
  * pod. Terminated pods (Succeeded, Failed) and deleted unbound pods are left out, as the loop ignores them.
  */
-final class PodIndex {
+final class PodIndex implements SchedulingSimulation.BoundPods {
 
   private final Map<String, Long> order = new HashMap<>();
   private final TreeMap<Long, Pod> pending = new TreeMap<>();
   private final TreeMap<Long, BoundPod> bound = new TreeMap<>();
   private final Map<String, BoundPod> boundByUid = new HashMap<>();
+  /** Bound pods by node name, each node's in first-seen order. */
+  private final Map<String, TreeMap<Long, BoundPod>> boundByNode = new HashMap<>();
   private long nextOrder;
   private long cursor = -1;
   /** After a full read: the pods as read (the maps above are filled only when changes must be applied). */
@@ -86,6 +88,7 @@ final class PodIndex {
     pending.clear();
     bound.clear();
     boundByUid.clear();
+    boundByNode.clear();
     nextOrder = 0;
     for (Pod p : pods) {
       place(uid(p), p);
@@ -100,7 +103,14 @@ final class PodIndex {
     if (at != null) {
       pending.remove(at);
       bound.remove(at);
-      boundByUid.remove(uid);
+      BoundPod b = boundByUid.remove(uid);
+      if (b != null) {
+        TreeMap<Long, BoundPod> onNode = boundByNode.get(b.nodeName());
+        onNode.remove(at);
+        if (onNode.isEmpty()) {
+          boundByNode.remove(b.nodeName());
+        }
+      }
     }
   }
 
@@ -120,6 +130,7 @@ final class PodIndex {
       BoundPod b = new BoundPod(p, node);
       bound.put(at, b);
       boundByUid.put(uid, b);
+      boundByNode.computeIfAbsent(node, k -> new TreeMap<>()).put(at, b);
     } else {
       pending.put(at, p);
     }
@@ -146,16 +157,28 @@ final class PodIndex {
   }
 
   /** Bound (or nominated) pods in first-seen order. */
-  Collection<BoundPod> bound() {
+  @Override
+  public Collection<BoundPod> all() {
     return read != null ? readBound : bound.values();
   }
 
   /** The bound pod with {@code uid}, or null. */
-  BoundPod bound(String uid) {
+  @Override
+  public BoundPod byUid(String uid) {
     if (read != null) {
       fill(read);
     }
     return boundByUid.get(uid);
+  }
+
+  /** The pods bound (or nominated) to node {@code nodeName}, in first-seen order. */
+  @Override
+  public Collection<BoundPod> on(String nodeName) {
+    if (read != null) {
+      fill(read);
+    }
+    TreeMap<Long, BoundPod> onNode = boundByNode.get(nodeName);
+    return onNode == null ? List.of() : onNode.values();
   }
 
   /** The key a pod is indexed under: the snapshot's (its UID, or namespace/name without one). */

@@ -17,26 +17,34 @@ public interface SchedulingSimulation {
   void addNode(Node node);
 
   /**
-   * Loads the loop's starting state — {@code nodes} in order, then the pods of {@code candidates} that
+   * Loads the loop's starting state — {@code nodes} in order, then every pod of {@code pods} that
    * {@code loadable} accepts, in order — before anything else is added. An implementation that still holds what
-   * it loaded in the previous loop may keep it and apply only the pods in {@code changed} (UIDs whose state
-   * changed since then; null when unknown), asking {@code bound} for each one's current state.
+   * it loaded in the previous loop may keep it and apply only what changed: the pods in {@code changed} (UIDs
+   * whose state changed since then; null when unknown) and the nodes that differ.
    *
-   * @param candidates every bound (or nominated) pod; {@code loadable} is asked only for those an
-   *     implementation needs
-   * @param bound the pod with a UID as it should be loaded now, or null when it should not be there
+   * @param pods the bound (or nominated) pods; {@code loadable} is asked only for those an implementation needs
    */
-  default void load(List<Node> nodes, java.util.Collection<BoundPod> candidates,
-      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
-      java.util.function.Function<String, BoundPod> bound) {
+  default void load(List<Node> nodes, BoundPods pods, Predicate<BoundPod> loadable, java.util.Set<String> changed) {
     for (Node n : nodes) {
       addNode(n);
     }
-    for (BoundPod b : candidates) {
+    for (BoundPod b : pods.all()) {
       if (loadable.test(b)) {
         addPod(b.pod(), b.nodeName());
       }
     }
+  }
+
+  /** The bound (or nominated) pods of the cluster, each in the order the view first showed them. */
+  interface BoundPods {
+    /** Every bound pod. */
+    java.util.Collection<BoundPod> all();
+
+    /** The pods bound to node {@code nodeName}, in the same order as {@link #all()}. */
+    java.util.Collection<BoundPod> on(String nodeName);
+
+    /** The bound pod with {@code uid}, or null. */
+    BoundPod byUid(String uid);
   }
 
   /** A pod and the node it is bound (or nominated) to. */

@@ -84,49 +84,170 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   /**
-   * Loads the loop's nodes and bound pods. The loaded state is kept in the cache for the next loop: when that
-   * loop loads the same node objects, unchanged and in the same order, and knows which pods changed, it
-   * reverts this loop's additions and applies only those pods (a pod that moved is re-added at the end of its
-   * node's list). Everything the loop adds afterwards lives in a layer above the loaded state.
+   * Loads the loop's nodes and bound pods. The loaded state is kept in the cache for the next loop. When that
+   * loop knows which pods changed, it reverts this loop's additions and applies only the changes: the changed
+   * pods (a pod that changed is re-added at the end of its node's list), and, when nodes differ, removed nodes,
+   * new versions of nodes (in place) and new nodes that sort after every kept one (appended, with their pods).
+   * Anything else — a new node in the middle of the order, topology counters, many removed nodes — builds the
+   * snapshot again, taking unchanged nodes over with their pods. Everything the loop adds afterwards lives in
+   * a layer above the loaded state.
    */
   @Override
-  public void load(List<Node> nodes, java.util.Collection<BoundPod> candidates,
-      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
-      java.util.function.Function<String, BoundPod> bound) {
+  public void load(List<Node> nodes, BoundPods pods, Predicate<BoundPod> loadable, java.util.Set<String> changed) {
     List<CompiledNode> compiledNodes = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
       compiledNodes.add(compiled(n));
     }
     CompileCache.Base base = cache.previousBase();
-    if (base != null && changed != null && sameNodes(base.nodes(), compiledNodes)) {
-      ClusterSnapshot s = base.snapshot();
-      s.revertAll();
-      cache.reusedBase();
-      for (String uid : changed) {
-        s.removePod(uid);
-        BoundPod b = bound.apply(uid);
-        int i = b == null ? -1 : s.nodeIndex(b.nodeName());
-        if (i >= 0) {
-          s.addPod(compiled(b.pod()), i);
+    ClusterSnapshot kept = base != null && changed != null ? base.snapshot() : null;
+    if (kept != null) {
+      kept.revertAll();
+      NodeChanges diff = NodeChanges.of(kept, base.nodes(), compiledNodes);
+      if (diff != null) {
+        apply(kept, diff, pods, loadable, changed);
+        cache.reusedBase();
+        if (!diff.isEmpty()) {
+          cache.changedNodesInPlace();
         }
+        snapshot = kept;
+      } else {
+        snapshot = build(kept, compiledNodes, pods, loadable, changed);
       }
-      snapshot = s;
     } else {
-      snapshot = build(base != null && changed != null ? base.snapshot() : null, compiledNodes, candidates, loadable,
-          changed, bound);
+      snapshot = build(null, compiledNodes, pods, loadable, changed);
     }
     cache.keepBase(compiledNodes, snapshot);
     snapshot.fork();
   }
 
   /**
+   * How the kept snapshot's nodes ({@code before}, in load order) become {@code after}: null when that cannot
+   * be done in place.
+   */
+  private record NodeChanges(List<Integer> removed, List<Integer> replacedAt, List<CompiledNode> replacements,
+      List<CompiledNode> appended) {
+
+    /**
+     * Removed nodes the kept snapshot holds on to (their indexes stay in use) before it is built afresh: at least
+     * this many, or half the live nodes.
+     */
+    static final int MIN_HOLES = 64;
+
+    boolean isEmpty() {
+      return removed.isEmpty() && replacedAt.isEmpty() && appended.isEmpty();
+    }
+
+    static NodeChanges of(ClusterSnapshot s, List<CompiledNode> before, List<CompiledNode> after) {
+      if (sameNodes(before, after)) {
+        return new NodeChanges(List.of(), List.of(), List.of(), List.of());
+      }
+      List<Integer> removed = new ArrayList<>();
+      List<Integer> replacedAt = new ArrayList<>();
+      List<CompiledNode> replacements = new ArrayList<>();
+      int i = 0;
+      int j = 0;
+      while (i < before.size() && j < after.size()) {
+        CompiledNode a = before.get(i);
+        CompiledNode b = after.get(j);
+        int c = a.name().compareTo(b.name());
+        if (c == 0) {
+          if (a != b) {
+            replacedAt.add(s.nodeIndex(a.name()));
+            replacements.add(b);
+          }
+          i++;
+          j++;
+        } else if (c < 0) {
+          removed.add(s.nodeIndex(a.name()));
+          i++;
+        } else {
+          return null; // a node between kept ones: positions follow the load order
+        }
+      }
+      for (; i < before.size(); i++) {
+        removed.add(s.nodeIndex(before.get(i).name()));
+      }
+      List<CompiledNode> appended = after.subList(j, after.size());
+      if (!inNameOrder(before) || !inNameOrder(after)) {
+        return null; // the merge above applies to lists in name order only
+      }
+      if (!replacedAt.isEmpty() && s.hasTopologyCounters()) {
+        return null;
+      }
+      if (s.removedNodeCount() + removed.size() > Math.max(MIN_HOLES, after.size() / 2)) {
+        return null;
+      }
+      return new NodeChanges(removed, replacedAt, replacements, appended);
+    }
+
+    private static boolean inNameOrder(List<CompiledNode> nodes) {
+      for (int k = 1; k < nodes.size(); k++) {
+        if (nodes.get(k - 1).name().compareTo(nodes.get(k).name()) >= 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * Applies the changed pods and {@code diff} to the kept snapshot {@code s} (on its base). Every node a
+   * changed pod left or joined gets its pods again from {@code pods}, in their order, as a fresh build would
+   * give them; so do appended nodes.
+   */
+  private void apply(ClusterSnapshot s, NodeChanges diff, BoundPods pods, Predicate<BoundPod> loadable,
+      java.util.Set<String> changed) {
+    java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
+    for (String uid : changed) {
+      int was = s.nodeOfPod(uid);
+      if (was >= 0) {
+        dirty.add(s.node(was).name());
+      }
+      BoundPod now = pods.byUid(uid);
+      if (now != null) {
+        dirty.add(now.nodeName());
+      }
+    }
+    List<Integer> refill = new ArrayList<>();
+    for (String name : dirty) {
+      int i = s.nodeIndex(name);
+      if (i >= 0) {
+        for (CompiledPod p : new ArrayList<>(s.podsOn(i))) {
+          s.removePod(p.uid());
+        }
+        refill.add(i);
+      }
+    }
+    for (int index : diff.removed()) {
+      s.removeNode(index);
+    }
+    for (int k = 0; k < diff.replacedAt().size(); k++) {
+      if (!s.replaceNode(diff.replacedAt().get(k), diff.replacements().get(k))) {
+        throw new IllegalStateException("node " + diff.replacements().get(k).name() + " not replaceable");
+      }
+    }
+    for (CompiledNode n : diff.appended()) {
+      refill.add(s.addNode(n));
+    }
+    for (int i : refill) {
+      if (s.isRemoved(i)) {
+        continue;
+      }
+      for (BoundPod b : pods.on(s.node(i).name())) {
+        if (loadable.test(b)) {
+          s.addPod(compiled(b.pod()), i);
+        }
+      }
+    }
+  }
+
+  /**
    * A new snapshot of {@code nodes}. When {@code previous} (the kept snapshot, with {@code changed} the pods
    * changed since it was loaded) is given, a node that is the same compiled node and none of whose pods changed
-   * comes with its pods as they were; every other node gets its pods from {@code candidates}, in their order.
+   * comes with its pods as they were; every other node gets its pods from {@code pods}, in their order.
    */
-  private ClusterSnapshot build(ClusterSnapshot previous, List<CompiledNode> nodes, java.util.Collection<BoundPod> candidates,
-      java.util.function.Predicate<BoundPod> loadable, java.util.Set<String> changed,
-      java.util.function.Function<String, BoundPod> bound) {
+  private ClusterSnapshot build(ClusterSnapshot previous, List<CompiledNode> nodes, BoundPods pods,
+      Predicate<BoundPod> loadable, java.util.Set<String> changed) {
     java.util.Set<String> dirty = new java.util.HashSet<>();
     if (previous != null) {
       previous.revertAll();
@@ -135,26 +256,39 @@ public final class SnapshotSimulation implements SchedulingSimulation {
         if (was >= 0) {
           dirty.add(previous.node(was).name());
         }
-        BoundPod now = bound.apply(uid);
+        BoundPod now = pods.byUid(uid);
         if (now != null) {
           dirty.add(now.nodeName());
         }
       }
     }
     ClusterSnapshot s = newSnapshot();
-    java.util.Set<String> refill = new java.util.HashSet<>();
+    List<CompiledNode> refill = new ArrayList<>();
     for (CompiledNode n : nodes) {
       int i = previous == null ? -1 : previous.nodeIndex(n.name());
       if (i >= 0 && previous.node(i) == n && !dirty.contains(n.name())) {
         s.addNodeWithPodsOf(n, previous, i);
       } else {
         s.addNode(n);
-        refill.add(n.name());
+        refill.add(n);
       }
     }
-    if (!refill.isEmpty()) {
-      for (BoundPod b : candidates) {
-        if (refill.contains(b.nodeName()) && loadable.test(b)) {
+    if (refill.size() * 4 < nodes.size()) {
+      // a few nodes: their own pods, in the same order as a pass over all of them would add them
+      for (CompiledNode n : refill) {
+        for (BoundPod b : pods.on(n.name())) {
+          if (loadable.test(b)) {
+            s.addPod(compiled(b.pod()), n.name());
+          }
+        }
+      }
+    } else if (!refill.isEmpty()) {
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (CompiledNode n : refill) {
+        names.add(n.name());
+      }
+      for (BoundPod b : pods.all()) {
+        if (names.contains(b.nodeName()) && loadable.test(b)) {
           s.addPod(compiled(b.pod()), b.nodeName());
         }
       }
@@ -234,7 +368,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod c = movable(pod);
     Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
     if (p instanceof Placement.Placed placed) {
-      cache.remember(c.pod(), c);
+      if (c.pod() != pod) { // a moved pod's copy; the pod itself is in the cache already
+        cache.remember(c.pod(), c);
+      }
       return Optional.of(placed.nodeName());
     }
     return Optional.empty();

@@ -310,11 +310,46 @@ public final class ClusterSnapshot {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
       }
       top.podTotal++;
-      for (AffinityTerm t : p.antiAffinity()) {
-        registerOwnerTerm(t);
+      List<AffinityTerm> anti = p.antiAffinity();
+      for (int k = 0; k < anti.size(); k++) {
+        registerOwnerTerm(anti.get(k));
       }
     }
     return id;
+  }
+
+  /**
+   * Puts {@code node} (a new version of the node of the same name, e.g. one that turned Ready) at
+   * {@code index}, keeping the node's pods and their sums. Only on the base (no open fork) and while no pod
+   * has registered a topology counter (spread or inter-pod affinity), whose per-domain counts would have to be
+   * moved: returns false without changing anything otherwise.
+   */
+  public boolean replaceNode(int index, CompiledNode node) {
+    checkIndex(index);
+    CompiledNode old = nodes[index];
+    if (!old.name().equals(node.name())) {
+      throw new IllegalArgumentException("node " + node.name() + " cannot replace " + old.name());
+    }
+    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+      return false;
+    }
+    unindexLabels(old, index);
+    nodes[index] = node;
+    indexLabels(node, index);
+    for (int k = 0; k < keyNames.size(); k++) {
+      domains[k][index] = domainOf(k, node);
+    }
+    return true;
+  }
+
+  /** True once a pod registered a topology counter (topology spread or inter-pod (anti-)affinity). */
+  public boolean hasTopologyCounters() {
+    return !counterDefs.isEmpty();
+  }
+
+  /** Number of removed nodes still holding an index (the base keeps them until it is built afresh). */
+  public int removedNodeCount() {
+    return top.nodeCount - top.liveNodes;
   }
 
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
@@ -362,10 +397,12 @@ public final class ClusterSnapshot {
     s.add(pod);
     top.podNodes.put(pod.uid(), index);
     top.podTotal++;
-    for (AffinityTerm t : pod.antiAffinity()) {
-      registerOwnerTerm(t);
+    List<AffinityTerm> anti = pod.antiAffinity();
+    for (int k = 0; k < anti.size(); k++) {
+      registerOwnerTerm(anti.get(k));
     }
-    for (CounterDef def : counterDefs) {
+    for (int d = 0; d < counterDefs.size(); d++) {
+      CounterDef def = counterDefs.get(d);
       if (def.matches(this, pod)) {
         Counter c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
@@ -398,7 +435,8 @@ public final class ClusterSnapshot {
       top.podNodes.put(uid, -1);
     }
     top.podTotal--;
-    for (CounterDef def : counterDefs) {
+    for (int d = 0; d < counterDefs.size(); d++) {
+      CounterDef def = counterDefs.get(d);
       if (def.matches(this, pod)) {
         Counter c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
@@ -461,12 +499,14 @@ public final class ClusterSnapshot {
       if (removed != null && removed.get(i)) {
         continue;
       }
-      if (acceptable != null && !acceptable.test(i)) {
-        continue;
-      }
+      // predicates first: most nodes a scan visits fail them, and a failure is remembered for the class
+      // whatever the caller accepts; the first node that passes and is accepted is the same either way
       Reason r = firstFailure(pod, i, null);
       if (r == null) {
-        return i;
+        if (acceptable == null || acceptable.test(i)) {
+          return i;
+        }
+        continue;
       }
       if (r.durability() != Reason.Durability.VOLATILE) {
         memo.failed.set(i);

@@ -109,6 +109,8 @@ final class Fixtures {
     final List<EventRecord> events = new ArrayList<>();
     final List<String> calls = new ArrayList<>();
     final Map<String, List<Condition>> written = new LinkedHashMap<>();
+    /** Format of registered node names from the group id and the node's number. */
+    String nodeNameFormat = "%s-%d";
 
     World group(NodeGroup g) {
       groups.put(g.id(), g);
@@ -174,8 +176,13 @@ final class Fixtures {
       NodeGroup g = groups.get(group);
       long have = nodes.stream().filter(n -> group.equals(n.getMetadata().getLabels().get(NodeGroupLabels.NODE_GROUP))).count();
       var cap = g.template().getStatus().getCapacity();
-      for (long i = have; i < g.targetSize(); i++) {
-        nodes.add(node(group + "-" + i, group, cap.get("cpu").toString(), cap.get("memory").toString(), ready, created));
+      // the first free numbers from the count on (a name is never taken twice)
+      for (long i = have, k = have; i < g.targetSize(); k++) {
+        String name = String.format(nodeNameFormat, group, k);
+        if (nodes.stream().noneMatch(n -> name.equals(n.getMetadata().getName()))) {
+          nodes.add(node(name, group, cap.get("cpu").toString(), cap.get("memory").toString(), ready, created));
+          i++;
+        }
       }
     }
 

@@ -54,16 +54,23 @@ class IncrementalLoadEquivalenceTest {
     }
   }
 
-  static Stream<Long> seeds() {
-    return Stream.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+  /**
+   * Seeds, and the node naming: plain numbers put new nodes between kept ones in name order (the snapshot is
+   * built again); zero-padded numbers put them after every kept one (the kept snapshot takes them in place).
+   */
+  static Stream<org.junit.jupiter.params.provider.Arguments> seeds() {
+    return Stream.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L).flatMap(s -> Stream.of(
+        org.junit.jupiter.params.provider.Arguments.of(s, "%s-%d"),
+        org.junit.jupiter.params.provider.Arguments.of(s, "%s-%03d")));
   }
 
-  @ParameterizedTest(name = "seed {0}")
+  @ParameterizedTest(name = "seed {0}, nodes {1}")
   @MethodSource("seeds")
-  void incrementalAndFullLoopsDecideAlike(long seed) {
+  void incrementalAndFullLoopsDecideAlike(long seed, String nodeNames) {
     Fixtures.World full = new Fixtures.World();
     LoggingWorld incremental = new LoggingWorld();
     for (Fixtures.World w : List.of(full, incremental)) {
+      w.nodeNameFormat = nodeNames;
       w.group(group("small", 0, 40, 2, "4", "16Gi")).group(group("large", 0, 20, 1, "16", "64Gi"));
       w.registerNodes("small", true, T0);
       w.registerNodes("large", true, T0);
@@ -87,6 +94,10 @@ class IncrementalLoadEquivalenceTest {
       assertThat(incremental.calls).isEqualTo(full.calls);
     }
     assertThat(cache.baseReuses()).as("loops that applied only the changes").isGreaterThan(20);
+
+    if (nodeNames.contains("%03d")) {
+      assertThat(cache.nodeChangesInPlace()).as("loops that changed nodes of the kept snapshot in place").isGreaterThan(8);
+    }
   }
 
   /** One step of history: the same random choices on both worlds. */
@@ -131,6 +142,59 @@ class IncrementalLoadEquivalenceTest {
       if (logged != null) {
         logged.deleted(p);
       }
+    }
+    // a node that was not Ready turns Ready: a new version of the Node object, as an informer delivers it
+    if (r.nextInt(3) == 0) {
+      for (int i = 0; i < w.nodes.size(); i++) {
+        Node n = w.nodes.get(i);
+        if (!Nodes.isReady(n)) {
+          Node readyNow = new io.fabric8.kubernetes.api.model.NodeBuilder(n).editStatus()
+              .withConditions(new io.fabric8.kubernetes.api.model.NodeConditionBuilder().withType("Ready").withStatus("True").build())
+              .endStatus().build();
+          w.nodes.set(i, readyNow);
+          break;
+        }
+      }
+    }
+    // nodes come and go outside the autoscaler: one is retired with its pods, another joins (numbered from 100,
+    // so plain numbers fall between kept names and padded ones after them)
+    if (r.nextInt(4) == 0 && w.nodes.size() > 2) {
+      Node gone = w.nodes.remove(r.nextInt(w.nodes.size()));
+      for (Pod p : new ArrayList<>(w.pods)) {
+        if (gone.getMetadata().getName().equals(p.getSpec().getNodeName())) {
+          w.pods.remove(p);
+          if (logged != null) {
+            logged.deleted(p);
+          }
+        }
+      }
+    }
+    if (r.nextInt(4) == 0) {
+      String name = String.format(w.nodeNameFormat, "small", 100 + loop);
+      w.nodes.add(Fixtures.node(name, "small", "4", "16Gi", r.nextBoolean(), now));
+      // a pod bound as the node joins (as a DaemonSet's would be)
+      if (r.nextBoolean()) {
+        for (Pod p : w.pods) {
+          if (p.getSpec().getNodeName() == null) {
+            p.getSpec().setNodeName(name);
+            if (logged != null) {
+              logged.changed(p);
+            }
+            break;
+          }
+        }
+      }
+    }
+    // a node gets or loses a NoSchedule taint: a new version of it that places pods differently
+    if (r.nextInt(4) == 0 && !w.nodes.isEmpty()) {
+      int i = r.nextInt(w.nodes.size());
+      Node n = w.nodes.get(i);
+      boolean tainted = n.getSpec().getTaints() != null && !n.getSpec().getTaints().isEmpty();
+      Node changed = new io.fabric8.kubernetes.api.model.NodeBuilder(n).editSpec()
+          .withTaints(tainted ? List.of() : List.of(new io.fabric8.kubernetes.api.model.TaintBuilder()
+              .withKey("dedicated").withValue("batch").withEffect("NoSchedule").build()))
+          .endSpec().build();
+      w.nodes.set(i, changed);
     }
     // requested nodes appear, some Ready at once
     if (r.nextInt(3) == 0) {

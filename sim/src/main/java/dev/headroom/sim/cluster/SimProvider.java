@@ -37,6 +37,8 @@ public final class SimProvider implements NodeGroupProvider {
     int target;
     WarmPoolSpec pool;
     final Deque<Long> stopped = new ArrayDeque<>();
+    /** Nodes named so far: names carry a zero-padded serial, so they sort in the order nodes were created. */
+    int named;
 
     Group(NodeGroup spec) {
       this.spec = spec;
@@ -196,7 +198,7 @@ public final class SimProvider implements NodeGroupProvider {
   private SimNode newNode(Group g, boolean warm) {
     String name;
     do {
-      name = g.spec.id() + "-" + random.suffix(5);
+      name = g.spec.id() + "-" + String.format("%05d", ++g.named);
     } while (cluster.node(name) != null);
     Node node = NodeObjects.create(g.spec.template(), g.spec.id(), name, VirtualClock.at(cluster.clock().millis()), false);
     SimNode n = cluster.addNode(node, g.spec.id(), warm, g.allocatable);

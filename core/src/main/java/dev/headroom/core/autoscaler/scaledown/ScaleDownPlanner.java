@@ -8,7 +8,7 @@ import dev.headroom.core.autoscaler.IterationResult.ScaleDownDecision;
 import dev.headroom.core.autoscaler.IterationResult.UnneededNode;
 import dev.headroom.core.autoscaler.IterationResult.UnremovableNode;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
-import dev.headroom.core.autoscaler.Nodes;
+import dev.headroom.core.autoscaler.NodeFacts;
 import dev.headroom.core.autoscaler.ObjectRef;
 import dev.headroom.core.autoscaler.SchedulingSimulation;
 import dev.headroom.core.autoscaler.VirtualPods;
@@ -70,7 +70,7 @@ public final class ScaleDownPlanner {
    * virtual pods placed on existing capacity in this loop.
    */
   public Plan plan(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
-      Map<String, String> groupOfNode, Set<String> readyNodes, Set<String> placeholders, Set<String> notStarted,
+      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> placeholders, Set<String> notStarted,
       List<PodDisruptionBudget> pdbs) {
     List<UnremovableNode> unremovable = new ArrayList<>();
     List<DrainRules.PdbBudget> budgets = new ArrayList<>();
@@ -79,14 +79,15 @@ public final class ScaleDownPlanner {
     }
     Set<String> destinations = new HashSet<>();
     for (Node n : nodes) {
-      String name = n.getMetadata().getName();
-      if (readyNodes.contains(name) && !Nodes.isBeingDeleted(n) && !Nodes.isCordoned(n) && !notStarted.contains(name)) {
-        destinations.add(name);
+      NodeFacts f = facts.get(n);
+      if (f.destination() && !notStarted.contains(f.name())) {
+        destinations.add(f.name());
       }
     }
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : nodes) {
-      String name = n.getMetadata().getName();
+      NodeFacts f = facts.get(n);
+      String name = f.name();
       String group = groupOfNode.get(name);
       if (group == null) {
         continue;
@@ -94,11 +95,11 @@ public final class ScaleDownPlanner {
       if (notStarted.contains(name) || placeholders.contains(name)) {
         continue;
       }
-      if (Nodes.isBeingDeleted(n)) {
+      if (f.beingDeleted()) {
         unremovable.add(new UnremovableNode(name, UnremovableReason.CurrentlyBeingDeleted.name(), ""));
         continue;
       }
-      if (Nodes.scaleDownDisabled(n)) {
+      if (f.scaleDownDisabled()) {
         unremovable.add(new UnremovableNode(name, UnremovableReason.ScaleDownDisabledAnnotation.name(), ""));
         continue;
       }
@@ -108,7 +109,7 @@ public final class ScaleDownPlanner {
         continue;
       }
       NodeGroup g = groups.get(group);
-      boolean ready = readyNodes.contains(name);
+      boolean ready = f.ready();
       Utilization.Value u = Utilization.of(sim.requestsOn(name, g.options().ignoreDaemonSetsUtilization() != null
           ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization()),
           r -> sim.allocatableMilli(n, r));
