@@ -48,6 +48,25 @@ public interface BufferClusterView {
   /** The pods of the namespace whose labels match {@code selector}. */
   List<Pod> pods(String namespace, SelectorExpression selector) throws ClusterApiException;
 
+  /**
+   * The newest of {@link #pods} by the rule of {@link NewestPods#of}. A view that sees pods join and leave its
+   * pod sets may answer from a {@link NewestPods.Tracker}; the rule itself stays in {@link NewestPods}.
+   */
+  default Optional<Pod> newestPod(String namespace, SelectorExpression selector) throws ClusterApiException {
+    return NewestPods.of(pods(namespace, selector));
+  }
+
+  /**
+   * A token of the part of {@code pod} that template extraction reads (labels, annotations, and the spec except
+   * {@code nodeName}, which the scalable translator clears): two reads of a pod with the same UID and the same
+   * non-null token have equal such content. Null when the view cannot tell, which disables reuse. The default
+   * is {@code metadata.resourceVersion}, which the API server changes with every write of the object.
+   */
+  default String podTemplateVersion(Pod pod) {
+    String rv = pod.getMetadata() == null ? null : pod.getMetadata().getResourceVersion();
+    return rv == null || rv.isEmpty() ? null : rv;
+  }
+
   /** The ResourceQuotas of the namespace (any order; core sorts by name). */
   List<ResourceQuota> resourceQuotas(String namespace) throws ClusterApiException;
 }

@@ -25,8 +25,12 @@ public final class BufferReconciler {
           .thenComparing(b -> b.getMetadata().getName() == null ? "" : b.getMetadata().getName());
 
   private final BufferSettings settings;
+  private final TranslationMemo memo = new TranslationMemo();
 
-  /** A reconciler with the given settings. */
+  /**
+   * A reconciler with the given settings. It keeps a {@link TranslationMemo} across its reconciles: results
+   * reused only for unchanged object versions, so every reconcile reports what a fresh reconciler would.
+   */
   public BufferReconciler(BufferSettings settings) {
     this.settings = settings;
   }
@@ -52,12 +56,13 @@ public final class BufferReconciler {
     for (CapacityBuffer b : listed) {
       (BufferFilters.strategyAllowed(b) ? processed : skipped).add(b);
     }
-    processed.sort(CREATION_ORDER);
+    sortByCreation(processed);
     Map<CapacityBuffer, CapacityBufferStatus> before = new IdentityHashMap<>();
     processed.forEach(b -> before.put(b, BufferStatuses.copy(b.getStatus())));
 
     List<String> errors = new ArrayList<>();
-    BufferTranslator translator = new BufferTranslator(view, templates, resolver, now);
+    BufferTranslator translator = new BufferTranslator(view, templates, resolver, now, memo);
+    memo.retain(namespace, processed);
     for (CapacityBuffer b : processed) {
       translator.translatePodTemplate(b).ifPresent(err -> errors.add(key(b) + ": " + err));
     }
@@ -76,7 +81,7 @@ public final class BufferReconciler {
     }
     try {
       List<ResourceQuota> quotas = view.resourceQuotas(namespace);
-      errors.addAll(new QuotaAllocator(settings.countPods()).allocate(processed, quotas, templates, now));
+      errors.addAll(new QuotaAllocator(settings.countPods(), memo).allocate(processed, quotas, templates, now));
     } catch (ClusterApiException e) {
       errors.add(BufferConditions.ERR_LIST_QUOTAS + e.getMessage());
     }
@@ -89,6 +94,22 @@ public final class BufferReconciler {
       outcomes.add(new BufferOutcome(b, false, false));
     }
     return new NamespaceResult(namespace, outcomes, errors, Optional.ofNullable(nextBoundary));
+  }
+
+  /** Sorts by {@link #CREATION_ORDER} (stable), reading each buffer's creation time once (parsed texts are kept). */
+  private void sortByCreation(List<CapacityBuffer> buffers) {
+    if (buffers.size() < 2) {
+      return;
+    }
+    record Keyed(Instant created, String name, CapacityBuffer buffer) {}
+    List<Keyed> keyed = new ArrayList<>(buffers.size());
+    for (CapacityBuffer b : buffers) {
+      keyed.add(new Keyed(memo.creation(b.getMetadata()), b.getMetadata().getName() == null ? "" : b.getMetadata().getName(), b));
+    }
+    keyed.sort(Comparator.comparing(Keyed::created).thenComparing(Keyed::name));
+    for (int i = 0; i < keyed.size(); i++) {
+      buffers.set(i, keyed.get(i).buffer());
+    }
   }
 
   private static String key(CapacityBuffer b) {

@@ -20,9 +20,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,12 +33,24 @@ public final class BufferTranslator {
   private final PodResolver resolver;
   private final Instant now;
 
+  private final TranslationMemo memo;
+
   /** A translator over one reconcile's ports and clock reading. */
   public BufferTranslator(BufferClusterView view, ManagedTemplateStore templates, PodResolver resolver, Instant now) {
+    this(view, templates, resolver, now, null);
+  }
+
+  /**
+   * A translator that reuses, through {@code memo}, what earlier reconciles computed from unchanged objects
+   * (null: none).
+   */
+  public BufferTranslator(BufferClusterView view, ManagedTemplateStore templates, PodResolver resolver, Instant now,
+      TranslationMemo memo) {
     this.view = view;
     this.templates = templates;
     this.resolver = resolver;
     this.now = now;
+    this.memo = memo;
   }
 
   /**
@@ -71,7 +80,7 @@ public final class BufferTranslator {
     } catch (PodResolver.PodResolutionException e) {
       return notReady(buffer, ERR_FAKE_POD + e.getMessage());
     }
-    return upsertAndCount(buffer, ManagedTemplates.extract(pod), null);
+    return upsertAndCount(buffer, ManagedTemplates.extract(pod), null, null);
   }
 
   /**
@@ -90,16 +99,23 @@ public final class BufferTranslator {
     String liveError = null;
     PodTemplateSpec template = null;
     Integer base = null;
+    Pod livePod = null;
     try {
       ScaleView scale = view.scale(namespace, WorkloadKind.normaliseGroup(ref.getApiGroup()), ref.getKind(), ref.getName());
       Optional<Pod> newest = newestPod(namespace, scale);
       if (newest.isPresent()) {
+        base = scale.replicas();
+        PodTemplate kept = memo == null ? null : memo.managedFor(view, templates, buffer, newest.get());
+        if (kept != null) {
+          // the same pod content and the same stored template as an earlier equal upsert: it would write nothing
+          return count(buffer, kept, base);
+        }
+        livePod = newest.get();
         // extraction deep-copies what it takes from the live pod, so the pod itself is not copied first
-        template = ManagedTemplates.extract(newest.get());
+        template = ManagedTemplates.extract(livePod);
         if (template.getSpec() != null) {
           template.getSpec().setNodeName(null);
         }
-        base = scale.replicas();
       }
     } catch (LivePodException e) {
       liveError = e.getMessage();
@@ -109,6 +125,9 @@ public final class BufferTranslator {
 
     // Step 2: the workload's own template.
     if (template == null) {
+      if (memo != null) {
+        memo.forgetManaged(buffer);
+      }
       Optional<WorkloadKind> kind = WorkloadKind.resolve(ref.getApiGroup(), ref.getKind());
       String scalableError = null;
       HasMetadata workload = null;
@@ -139,7 +158,7 @@ public final class BufferTranslator {
       template = ManagedTemplates.extract(pod);
       base = kind.get().baseReplicas(workload);
     }
-    return upsertAndCount(buffer, template, base);
+    return upsertAndCount(buffer, template, base, livePod);
   }
 
   private Optional<Pod> newestPod(String namespace, ScaleView scale) throws LivePodException {
@@ -149,61 +168,38 @@ public final class BufferTranslator {
     }
     SelectorExpression selector;
     try {
-      selector = SelectorExpression.parse(scale.selector());
+      selector = memo == null ? SelectorExpression.parse(scale.selector()) : memo.selector(scale.selector());
     } catch (IllegalArgumentException e) {
       throw new LivePodException(ERR_EXISTING_POD + ERR_PARSE_SELECTOR + e.getMessage());
     }
-    List<Pod> pods;
     try {
-      pods = view.pods(namespace, selector);
+      return view.newestPod(namespace, selector);
     } catch (ClusterApiException e) {
       throw new LivePodException(ERR_EXISTING_POD + ERR_LIST_PODS + e.getMessage());
     }
-    return newest(pods);
   }
 
-  /**
-   * The newest pod: larger creationTimestamp is newer; on ties the smaller name wins ([H-IMPL]); on full ties
-   * the earlier pod of the list. Each distinct timestamp text is parsed once (pods of one rollout share it).
-   */
-  static Optional<Pod> newest(List<Pod> pods) {
-    Map<String, Instant> parsed = new HashMap<>();
-    Pod best = null;
-    Instant bestCreated = null;
-    String bestName = null;
-    for (Pod p : pods) {
-      Instant created = creation(p, parsed);
-      String name = p.getMetadata() == null || p.getMetadata().getName() == null ? "" : p.getMetadata().getName();
-      int c = best == null ? 1 : created.compareTo(bestCreated);
-      if (c > 0 || (c == 0 && name.compareTo(bestName) < 0)) {
-        best = p;
-        bestCreated = created;
-        bestName = name;
-      }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  private static Instant creation(Pod p, Map<String, Instant> parsed) {
-    String text = p.getMetadata() == null ? null : p.getMetadata().getCreationTimestamp();
-    if (text == null) {
-      return Timestamps.creation(p.getMetadata());
-    }
-    Instant i = parsed.get(text);
-    if (i == null) {
-      i = Timestamps.creation(p.getMetadata());
-      parsed.put(text, i);
-    }
-    return i;
-  }
-
-  private Optional<String> upsertAndCount(CapacityBuffer buffer, PodTemplateSpec template, Integer base) {
+  /** Upserts the managed template; {@code livePod} is the pod it was extracted from, if any (for the memo). */
+  private Optional<String> upsertAndCount(CapacityBuffer buffer, PodTemplateSpec template, Integer base, Pod livePod) {
     PodTemplate managed;
     try {
-      managed = ManagedTemplates.upsert(templates, ManagedTemplates.desired(buffer, template));
+      PodTemplate desired = ManagedTemplates.desired(buffer, template);
+      ManagedTemplates.Upserted upserted = memo == null ? ManagedTemplates.upsertTracked(templates, desired) : memo.upsert(templates, desired);
+      managed = upserted.stored();
+      if (memo != null && livePod != null) {
+        memo.rememberManaged(view, templates, buffer, livePod, desired, upserted);
+      }
     } catch (ClusterApiException e) {
+      if (memo != null) {
+        memo.forgetManaged(buffer);
+      }
       return notReady(buffer, ERR_MANAGED_TEMPLATE + e.getMessage());
     }
+    return count(buffer, managed, base);
+  }
+
+  /** Status from the stored managed template: its name and generation, and the replica count (§3.4). */
+  private Optional<String> count(CapacityBuffer buffer, PodTemplate managed, Integer base) {
     String name = managed.getMetadata().getName();
     Long generation = managed.getMetadata().getGeneration() == null ? 0L : managed.getMetadata().getGeneration();
     ReplicaCalculator.Result result = ReplicaCalculator.compute(buffer.getSpec(), base, managed.getTemplate() == null ? null : managed.getTemplate().getSpec());

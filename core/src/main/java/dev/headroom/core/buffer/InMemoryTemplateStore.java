@@ -33,14 +33,28 @@ public final class InMemoryTemplateStore implements ManagedTemplateStore {
     this.generations = generations;
   }
 
-  /** Stores an existing object without counting it as a write (e.g. a template read from input). */
+  /**
+   * Stores an existing object without counting it as a write (e.g. a template read from input). Its
+   * resourceVersion is kept; later writes never reuse a numeric one (versions are never reused, as on an API server).
+   */
   public void put(PodTemplate template) {
     objects.put(key(template.getMetadata().getNamespace(), template.getMetadata().getName()), Models.copy(template));
+    String rv = template.getMetadata().getResourceVersion();
+    if (rv != null && rv.matches("[0-9]{1,18}")) {
+      resourceVersion = Math.max(resourceVersion, Long.parseLong(rv));
+    }
   }
 
   @Override
   public Optional<PodTemplate> get(String namespace, String name) {
     return Optional.ofNullable(Models.copy(objects.get(key(namespace, name))));
+  }
+
+  @Override
+  public Optional<String> resourceVersion(String namespace, String name) {
+    PodTemplate t = objects.get(key(namespace, name));
+    String rv = t == null || t.getMetadata() == null ? null : t.getMetadata().getResourceVersion();
+    return rv == null || rv.isEmpty() ? Optional.empty() : Optional.of(rv);
   }
 
   @Override

@@ -19,6 +19,15 @@ public interface ManagedTemplateStore {
   /** The PodTemplate {@code namespace/name}, or empty when it does not exist. */
   Optional<PodTemplate> get(String namespace, String name) throws ClusterApiException;
 
+  /**
+   * The {@code metadata.resourceVersion} of the stored PodTemplate {@code namespace/name}: empty when it does
+   * not exist or carries none. Equal non-empty versions of one name mean an unchanged object. The default reads
+   * it through {@link #get}; stores may answer without copying the object.
+   */
+  default Optional<String> resourceVersion(String namespace, String name) throws ClusterApiException {
+    return get(namespace, name).map(t -> t.getMetadata() == null ? null : t.getMetadata().getResourceVersion()).filter(v -> !v.isEmpty());
+  }
+
   /** Creates {@code template} and returns the stored object (with its generation). */
   PodTemplate create(PodTemplate template) throws ClusterApiException;
 

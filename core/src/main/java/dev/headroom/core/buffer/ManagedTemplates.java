@@ -114,17 +114,25 @@ public final class ManagedTemplates {
    * @return the stored template (its generation is the managed template generation)
    */
   public static PodTemplate upsert(ManagedTemplateStore store, PodTemplate desired) throws ClusterApiException {
+    return upsertTracked(store, desired).stored();
+  }
+
+  /** The outcome of an upsert: the stored template, and whether a create or update was sent. */
+  public record Upserted(PodTemplate stored, boolean written) {}
+
+  /** {@link #upsert}, also telling whether it wrote. */
+  public static Upserted upsertTracked(ManagedTemplateStore store, PodTemplate desired) throws ClusterApiException {
     Optional<PodTemplate> existing = store.get(desired.getMetadata().getNamespace(), desired.getMetadata().getName());
     if (existing.isEmpty()) {
-      return store.create(desired);
+      return new Upserted(store.create(desired), true);
     }
     PodTemplate current = existing.get();
     if (semanticallyEqual(current.getTemplate(), desired.getTemplate())) {
-      return current;
+      return new Upserted(current, false);
     }
     current.getMetadata().setOwnerReferences(new ArrayList<>(desired.getMetadata().getOwnerReferences()));
     current.setTemplate(Models.copy(desired.getTemplate()));
-    return store.update(current);
+    return new Upserted(store.update(current), true);
   }
 
   /**
@@ -132,7 +140,12 @@ public final class ManagedTemplates {
    * null lists and maps equal to empty ones, everything else by value.
    */
   public static boolean semanticallyEqual(PodTemplateSpec a, PodTemplateSpec b) {
-    return Objects.equals(normalise(Models.tree(a), null), normalise(Models.tree(b), null));
+    return Objects.equals(canonical(a), canonical(b));
+  }
+
+  /** The canonical form that {@link #semanticallyEqual} compares (null for empty content). */
+  static Object canonical(PodTemplateSpec template) {
+    return normalise(Models.tree(template), null);
   }
 
   /** Drops nulls and empty collections; rewrites quantity maps to canonical numbers. */

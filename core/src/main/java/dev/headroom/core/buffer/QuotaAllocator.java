@@ -28,10 +28,17 @@ public final class QuotaAllocator {
   private static final long ONE_POD = 1000L;
 
   private final boolean countPods;
+  private final TranslationMemo memo;
 
   /** An allocator; {@code countPods} enables the [H-EXT] pod-count entries (§5.6). */
   public QuotaAllocator(boolean countPods) {
+    this(countPods, null);
+  }
+
+  /** An allocator that keeps each managed template's chunk in {@code memo} per stored version (null: none). */
+  public QuotaAllocator(boolean countPods, TranslationMemo memo) {
     this.countPods = countPods;
+    this.memo = memo;
   }
 
   /**
@@ -51,17 +58,12 @@ public final class QuotaAllocator {
         continue;
       }
       String namespace = buffer.getMetadata().getNamespace();
-      Optional<PodTemplate> template;
-      try {
-        template = templates.get(namespace, status.getPodTemplateRef().getName());
-      } catch (ClusterApiException e) {
+      Optional<TranslationMemo.Chunk> chunk = chunk(templates, namespace, status.getPodTemplateRef().getName());
+      if (chunk.isEmpty()) {
         continue;
       }
-      if (template.isEmpty()) {
-        continue;
-      }
-      Pod pod = DefaultingPodResolver.build(namespace, template.get().getTemplate());
-      Map<String, Long> q = requestVector(pod);
+      Pod pod = chunk.get().pod();
+      Map<String, Long> q = chunk.get().requests();
       if (q.isEmpty()) {
         continue;
       }
@@ -107,6 +109,25 @@ public final class QuotaAllocator {
       }
     }
     return errors;
+  }
+
+  /** The pod and request vector of a stored managed template; empty when it is missing or cannot be read. */
+  private Optional<TranslationMemo.Chunk> chunk(ManagedTemplateStore templates, String namespace, String name) {
+    if (memo != null) {
+      return memo.chunk(templates, namespace, name, countPods, t -> chunkOf(namespace, t));
+    }
+    Optional<PodTemplate> template;
+    try {
+      template = templates.get(namespace, name);
+    } catch (ClusterApiException e) {
+      return Optional.empty();
+    }
+    return template.map(t -> chunkOf(namespace, t));
+  }
+
+  private TranslationMemo.Chunk chunkOf(String namespace, PodTemplate template) {
+    Pod pod = DefaultingPodResolver.build(namespace, template.getTemplate());
+    return new TranslationMemo.Chunk(pod, requestVector(pod));
   }
 
   /**

@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,10 +58,13 @@ public final class SimBuffers {
   private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
+  private final NewestLivePods newestPods;
   private final Map<String, Optional<PodTemplate>> templateCache = new HashMap<>();
   private long templateCacheWrites = -1;
   private long reconciles;
-  private String lastFingerprint = "";
+  private long[] lastFingerprint;
+  /** What {@link #list} hands out for the current stored state; null after a write. */
+  private List<CapacityBuffer> listed;
   private Instant nextResync = Instant.MIN;
 
   /** Period of the controller's full resync, as an informer's resync period. */
@@ -75,6 +79,7 @@ public final class SimBuffers {
       Instant created) {
     this.cluster = cluster;
     this.deployments = deployments;
+    this.newestPods = new NewestLivePods(cluster);
     int i = 0;
     for (Scenario.BufferDef d : defs) {
       CapacityBuffer b = new CapacityBuffer();
@@ -99,8 +104,8 @@ public final class SimBuffers {
    * behaviour. Returns true when it reconciled.
    */
   public boolean reconcile(Instant now) {
-    String fingerprint = fingerprint();
-    if (fingerprint.equals(lastFingerprint) && now.isBefore(nextResync)) {
+    long[] fingerprint = fingerprint();
+    if (Arrays.equals(fingerprint, lastFingerprint) && now.isBefore(nextResync)) {
       return false;
     }
     lastFingerprint = fingerprint;
@@ -109,13 +114,17 @@ public final class SimBuffers {
     return true;
   }
 
-  private String fingerprint() {
-    StringBuilder b = new StringBuilder();
+  /** Generation and {@code status.replicas} of every Deployment (absent values as {@link Long#MIN_VALUE}). */
+  private long[] fingerprint() {
+    long[] f = new long[2 * deployments.size()];
+    int i = 0;
     for (DeploymentController d : deployments.values()) {
-      b.append(d.deployment().getMetadata().getGeneration()).append('/').append(d.deployment().getStatus().getReplicas())
-          .append(';');
+      Long generation = d.deployment().getMetadata().getGeneration();
+      Integer replicas = d.deployment().getStatus().getReplicas();
+      f[i++] = generation == null ? Long.MIN_VALUE : generation;
+      f[i++] = replicas == null ? Long.MIN_VALUE : replicas;
     }
-    return b.toString();
+    return f;
   }
 
   private void reconcileAll(Instant now) {
@@ -136,7 +145,8 @@ public final class SimBuffers {
           }
           computed.setConditions(merged);
           stored.setStatus(computed);
-          lastFingerprint = "";
+          listed = null;
+          lastFingerprint = null;
           cluster.changed();
         }
       }
@@ -148,17 +158,24 @@ public final class SimBuffers {
     CapacityBuffer stored = buffers.get(buffer.getMetadata().getNamespace() + "/" + buffer.getMetadata().getName());
     if (stored != null && !conditions.equals(stored.getStatus().getConditions())) {
       stored.getStatus().setConditions(new ArrayList<>(conditions));
+      listed = null;
       cluster.changed();
     }
   }
 
-  /** Deep copies of the buffers, as an informer cache would hand them out. */
+  /**
+   * Deep copies of the buffers, as an informer cache hands them out: one unmodifiable list of copies per stored
+   * state, shared by every read until a buffer is written again (readers must not mutate the buffers).
+   */
   public List<CapacityBuffer> list() {
-    List<CapacityBuffer> out = new ArrayList<>(buffers.size());
-    for (CapacityBuffer b : buffers.values()) {
-      out.add(copy(b));
+    if (listed == null) {
+      List<CapacityBuffer> out = new ArrayList<>(buffers.size());
+      for (CapacityBuffer b : buffers.values()) {
+        out.add(copy(b));
+      }
+      listed = List.copyOf(out);
     }
-    return out;
+    return listed;
   }
 
   /** The stored buffers (live objects; do not mutate). */
@@ -270,14 +287,27 @@ public final class SimBuffers {
 
     @Override
     public List<Pod> pods(String namespace, SelectorExpression selector) {
-      List<SimPod> matched = cluster.pods(namespace, selector::matches);
-      List<Pod> out = new ArrayList<>(matched.size());
-      for (SimPod p : matched) {
-        if (p.pod().getMetadata().getDeletionTimestamp() == null) {
-          out.add(p.pod());
-        }
+      List<SimPod> listed = NewestLivePods.listed(cluster, namespace, selector);
+      List<Pod> out = new ArrayList<>(listed.size());
+      for (SimPod p : listed) {
+        out.add(p.pod());
       }
       return out;
+    }
+
+    /** The core rule over {@link #pods}, kept up to date from the cluster's pod changes. */
+    @Override
+    public Optional<Pod> newestPod(String namespace, SelectorExpression selector) {
+      return newestPods.newest(namespace, selector);
+    }
+
+    /**
+     * The pod's UID: a simulated pod's labels, annotations and spec never change after creation except
+     * {@code spec.nodeName} on binding (see {@code SimPod}'s mutators), so the UID versions its template content.
+     */
+    @Override
+    public String podTemplateVersion(Pod pod) {
+      return pod.getMetadata().getUid();
     }
 
     @Override

@@ -62,6 +62,7 @@ public final class SimCluster {
   private final dev.headroom.core.autoscaler.PodChangeLog podChanges = new dev.headroom.core.autoscaler.PodChangeLog();
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
   private final Map<String, long[]> ownerVersions = new java.util.HashMap<>();
+  private final List<Consumer<SimPod>> podListListeners = new ArrayList<>();
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -226,7 +227,11 @@ public final class SimCluster {
     p.watch(x -> {
       podChanges.changed(x.pod());
       ownerChanged(x.owner());
+      if (x.pod().getMetadata().getDeletionTimestamp() != null && x.state() != SimPod.State.GONE) {
+        podListChanged(x);
+      }
     });
+    podListChanged(p);
     podChanges.changed(pod);
     ownerChanged(owner);
     version++;
@@ -288,6 +293,7 @@ public final class SimCluster {
     liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());
     pending.remove(p.uid());
     unindex(p);
+    podListChanged(p);
     podChanges.deleted(p.pod());
     ownerChanged(p.owner());
     Consumer<SimPod> handler = podGoneHandlers.get(p.owner());
@@ -327,6 +333,21 @@ public final class SimCluster {
 
   private void ownerChanged(String owner) {
     ownerVersions.computeIfAbsent(owner, k -> new long[1])[0]++;
+  }
+
+  /**
+   * Registers a listener told of every change to which pods {@link #pods(String, Predicate)} lists and whether
+   * they carry a deletion timestamp: a pod was created, was deleted (state {@code GONE}), or is marked for
+   * deletion (it may be told again of a marked pod). Pods never change labels, names or creation timestamps.
+   */
+  public void onPodListChange(Consumer<SimPod> listener) {
+    podListListeners.add(listener);
+  }
+
+  private void podListChanged(SimPod p) {
+    for (Consumer<SimPod> l : podListListeners) {
+      l.accept(p);
+    }
   }
 
   /** Live pods in creation order. */
