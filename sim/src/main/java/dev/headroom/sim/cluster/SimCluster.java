@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -193,7 +192,7 @@ public final class SimCluster {
       PodSpec template, int priority, String ownerKind, String ownerName, String ownerUid, String suffix,
       boolean preexisting) {
     long seq = ++podSeq;
-    PodSpec spec = new PodSpecBuilder(template).build();
+    PodSpec spec = PodSpecs.shallowCopy(template);
     spec.setPriority(priority);
     spec.setNodeName(null);
     // the object the builders would make (same fields and collection types), assembled without their copies
