@@ -55,6 +55,9 @@ public final class Autoscaler {
   /** The pods as the previous loops read them. */
   private final PodIndex pods = new PodIndex();
   private final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
+  /** Placeholder node copies by name, kept across loops (bounded). */
+  private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
+  private static final int MAX_PLACEHOLDER_COPIES = 4096;
   /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
   private Set<String> unloaded;
 
@@ -87,7 +90,15 @@ public final class Autoscaler {
     /** Names of the Ready nodes (read-only). */
     Set<String> readyNodes = Set.of();
     final Set<String> placeholders = new HashSet<>();
-    final Set<String> destinations = new HashSet<>();
+    /** Names of the nodes that may receive pods before the placeholders: loaded, Ready, not deleted, not cordoned. */
+    Set<String> destinationNodes = Set.of();
+    /** Nodes not loaded into the snapshot (not started, counted as upcoming instead). */
+    Set<String> leftOut = Set.of();
+
+    /** True when pods may be placed on node {@code name} in this loop (a destination node or a placeholder). */
+    boolean destination(String name) {
+      return placeholders.contains(name) || destinationNodes.contains(name) && !leftOut.contains(name);
+    }
     /** The nodes read at the start of the loop, by name. */
     List<Node> nodes = List.of();
     /** What the loop reads of each node object. */
@@ -177,22 +188,26 @@ public final class Autoscaler {
     loop.sim = sim;
     Set<String> notStarted = registry.notStartedNodes();
     Map<String, Node> nodeByName = nodeFacts.byName();
-    List<Node> loaded = new ArrayList<>(nodes.size());
-    Set<String> loadedNames = new HashSet<>();
-    for (Node n : nodes) {
-      NodeFacts f = loop.facts.get(n);
-      String name = f.name();
-      if (notStarted.contains(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
-        continue;
-      }
-      loaded.add(n);
-      loadedNames.add(name);
-      if (f.destination()) {
-        loop.destinations.add(name);
+    // nodes not started in a group whose upcoming nodes are counted are left out (placeholders stand for them)
+    Set<String> leftOut = new HashSet<>();
+    for (String name : notStarted) {
+      if (nodeByName.containsKey(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
+        leftOut.add(name);
       }
     }
+    List<Node> loaded = nodes;
+    if (!leftOut.isEmpty()) {
+      loaded = new ArrayList<>(nodes.size());
+      for (Node n : nodes) {
+        if (!leftOut.contains(loop.facts.get(n).name())) {
+          loaded.add(n);
+        }
+      }
+    }
+    loop.leftOut = leftOut;
+    loop.destinationNodes = nodeFacts.destinationNames();
     // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
-    sim.load(loaded, pods, b -> loadable(b, loadedNames), unloaded);
+    sim.load(loaded, pods, b -> loadable(b, nodeByName, leftOut), unloaded);
     unloaded = new java.util.LinkedHashSet<>();
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
@@ -210,9 +225,8 @@ public final class Autoscaler {
       int upcoming = registry.upcoming(g.id());
       for (int i = 1; i <= upcoming; i++) {
         String name = "upcoming-" + g.id() + "-" + i;
-        sim.addNode(Nodes.sanitizedCopy(loop.templates.get(g.id()), name));
+        sim.addNode(placeholder(loop.templates.get(g.id()), name));
         loop.placeholders.add(name);
-        loop.destinations.add(name);
       }
     }
 
@@ -300,10 +314,34 @@ public final class Autoscaler {
     return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
   }
 
-  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is left out. */
-  private boolean loadable(SchedulingSimulation.BoundPod b, Set<String> loadedNodes) {
-    return loadedNodes.contains(b.nodeName()) && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
+  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is missing or left out. */
+  private boolean loadable(SchedulingSimulation.BoundPod b, Map<String, Node> nodes, Set<String> leftOut) {
+    return nodes.containsKey(b.nodeName()) && !leftOut.contains(b.nodeName())
+        && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
   }
+
+  /**
+   * The placeholder node {@code name} copied from {@code template}. A copy is kept for the next loops while the
+   * template is the same object at the same non-empty resourceVersion (so it is not copied and compiled again
+   * while its node boots); a template without a version is copied every time.
+   */
+  private Node placeholder(Node template, String name) {
+    String rv = template.getMetadata() == null ? null : template.getMetadata().getResourceVersion();
+    Placeholder kept = placeholderCopies.get(name);
+    if (kept != null && kept.template() == template && rv != null && !rv.isEmpty() && rv.equals(kept.resourceVersion())) {
+      return kept.node();
+    }
+    Node copy = Nodes.sanitizedCopy(template, name);
+    if (rv != null && !rv.isEmpty()) {
+      if (placeholderCopies.size() > MAX_PLACEHOLDER_COPIES) {
+        placeholderCopies.clear();
+      }
+      placeholderCopies.put(name, new Placeholder(template, rv, copy));
+    }
+    return copy;
+  }
+
+  private record Placeholder(Node template, String resourceVersion, Node node) {}
 
   private boolean tooNew(Pod p, Instant now) {
     if (options.newPodScaleUpDelay().isZero()) {
@@ -316,7 +354,7 @@ public final class Autoscaler {
   private List<Pod> filterOutSchedulable(Loop loop, List<Pod> pods) {
     List<Pod> left = new ArrayList<>();
     for (Pod p : pods) {
-      Optional<String> node = loop.sim.schedule(p, loop.destinations::contains);
+      Optional<String> node = loop.sim.schedule(p, loop::destination);
       if (node.isPresent()) {
         loop.placement.put(p, loop.placeholders.contains(node.get()) ? Placement.UPCOMING : Placement.EXISTING);
       } else {
