@@ -211,9 +211,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     for (String name : dirty) {
       int i = s.nodeIndex(name);
       if (i >= 0) {
-        for (CompiledPod p : new ArrayList<>(s.podsOn(i))) {
-          s.removePod(p.uid());
-        }
+        s.removePodsOn(i);
         refill.add(i);
       }
     }

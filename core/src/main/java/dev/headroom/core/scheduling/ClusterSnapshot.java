@@ -448,6 +448,30 @@ public final class ClusterSnapshot {
     return true;
   }
 
+  /**
+   * Removes every pod of node {@code index} (the node stays). Same result as {@link #removePod} for each of them;
+   * on the base without topology counters the node's state is reset at once.
+   */
+  public void removePodsOn(int index) {
+    checkIndex(index);
+    NodeState s = state(index);
+    if (s.pods.isEmpty()) {
+      return;
+    }
+    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+      for (CompiledPod p : new ArrayList<>(s.pods)) {
+        removePod(p.uid());
+      }
+      return;
+    }
+    for (int k = 0; k < s.pods.size(); k++) {
+      top.podNodes.remove(s.pods.get(k).uid());
+    }
+    top.podTotal -= s.pods.size();
+    top.writeState(index, new NodeState(new long[resources.size()]));
+    markRemoval();
+  }
+
   private void markRemoval() {
     top.hadRemoval = true;
     for (Memo m : top.memos.values()) {
