@@ -97,6 +97,17 @@ public interface SchedulingSimulation {
     }
   }
 
+  /**
+   * The scale-down utilisation of {@code node} as the simulation holds it now: {@link #requestsOn} over
+   * {@link #allocatableMilli} ({@link dev.headroom.core.autoscaler.scaledown.Utilization#of(NodeRequests,
+   * java.util.function.ToLongFunction)}).
+   */
+  default dev.headroom.core.autoscaler.scaledown.Utilization.Value utilization(io.fabric8.kubernetes.api.model.Node node,
+      boolean daemonSetsApart) {
+    return dev.headroom.core.autoscaler.scaledown.Utilization.of(requestsOn(node.getMetadata().getName(), daemonSetsApart),
+        r -> allocatableMilli(node, r));
+  }
+
   /** {@link NodeRequests} of a node as the simulation holds it now. */
   default NodeRequests requestsOn(String nodeName, boolean daemonSetsApart) {
     return NodeRequests.of(podRequestsOn(nodeName), daemonSetsApart);

@@ -342,13 +342,39 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return out;
   }
 
+  /** As the interface's, with one look-up of the node and its allocatable read from the compiled node. */
+  @Override
+  public dev.headroom.core.autoscaler.scaledown.Utilization.Value utilization(Node node, boolean daemonSetsApart) {
+    String name = node.getMetadata() == null ? null : node.getMetadata().getName();
+    int i = name == null ? -1 : snapshot.nodeIndex(name);
+    if (i < 0 || snapshot.node(i).node() != node || node.getStatus() == null || node.getStatus().getAllocatable() == null
+        || node.getStatus().getAllocatable().isEmpty()) {
+      return SchedulingSimulation.super.utilization(node, daemonSetsApart);
+    }
+    CompiledNode c = snapshot.node(i);
+    int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+    long cpuAlloc = c.allocatable(ResourceIds.CPU);
+    long memAlloc = c.allocatable(ResourceIds.MEMORY);
+    long gpuAlloc = gpuId < 0 ? 0 : c.allocatable(gpuId);
+    return dev.headroom.core.autoscaler.scaledown.Utilization.of(requestsAt(i, gpuId, daemonSetsApart),
+        r -> switch (r) {
+          case dev.headroom.core.autoscaler.scaledown.Utilization.GPU -> gpuAlloc;
+          case "cpu" -> cpuAlloc;
+          case "memory" -> memAlloc;
+          default -> allocatableMilli(node, r);
+        });
+  }
+
   @Override
   public NodeRequests requestsOn(String nodeName, boolean daemonSetsApart) {
     int i = snapshot.nodeIndex(nodeName);
     if (i < 0) {
       return new NodeRequests(0, 0, 0, 0, 0);
     }
-    int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+    return requestsAt(i, compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU), daemonSetsApart);
+  }
+
+  private NodeRequests requestsAt(int i, int gpuId, boolean daemonSetsApart) {
     long cpu = snapshot.requested(i, ResourceIds.CPU) - snapshot.virtualRequested(i, ResourceIds.CPU);
     long mem = snapshot.requested(i, ResourceIds.MEMORY) - snapshot.virtualRequested(i, ResourceIds.MEMORY);
     long gpu = gpuId < 0 ? 0 : snapshot.requested(i, gpuId) - snapshot.virtualRequested(i, gpuId);

@@ -54,4 +54,28 @@ class NodeRequestsTest {
     sim.revert();
     assertThat(sim.requestsOn("n1", apart)).isEqualTo(summed(sim, "n1", apart));
   }
+
+  @ParameterizedTest(name = "DaemonSets apart: {0}")
+  @ValueSource(booleans = {false, true})
+  void utilisationFromTheCompiledNodeEqualsTheGenericOne(boolean apart) {
+    SnapshotSimulation sim = new SnapshotSimulation();
+    io.fabric8.kubernetes.api.model.Node plain = node("n1", "g", "16", "64Gi", true, T0);
+    io.fabric8.kubernetes.api.model.Node gpu = node("n2", "g", "8", "32Gi", true, T0);
+    gpu.getStatus().getAllocatable().put(dev.headroom.core.autoscaler.scaledown.Utilization.GPU,
+        new io.fabric8.kubernetes.api.model.Quantity("4"));
+    io.fabric8.kubernetes.api.model.Node other = node("n3", "g", "4", "8Gi", true, T0);
+    for (io.fabric8.kubernetes.api.model.Node n : List.of(plain, gpu)) {
+      sim.addNode(n);
+    }
+    sim.addPod(pod("a", "3", "10Gi", "n1"), "n1");
+    sim.addPod(pod("b", "500m", "30Gi", "n2"), "n2");
+    for (io.fabric8.kubernetes.api.model.Node n : List.of(plain, gpu, other)) {
+      String name = n.getMetadata().getName();
+      var generic = dev.headroom.core.autoscaler.scaledown.Utilization.of(sim.requestsOn(name, apart),
+          r -> sim.allocatableMilli(n, r));
+      assertThat(sim.utilization(n, apart)).as(name).isEqualTo(generic);
+    }
+    assertThat(sim.utilization(gpu, apart).gpu()).isTrue();
+    assertThat(sim.utilization(plain, apart).utilization()).isEqualTo(3.0 / 16);
+  }
 }

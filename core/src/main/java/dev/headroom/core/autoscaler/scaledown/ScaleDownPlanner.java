@@ -106,9 +106,8 @@ public final class ScaleDownPlanner {
       }
       NodeGroup g = groups.get(group);
       boolean ready = f.ready();
-      Utilization.Value u = Utilization.of(sim.requestsOn(name, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization()),
-          r -> sim.allocatableMilli(n, r));
+      Utilization.Value u = sim.utilization(n, g.options().ignoreDaemonSetsUtilization() != null
+          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
       double threshold = u.gpu()
           ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
           : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());
