@@ -55,6 +55,7 @@ public final class Autoscaler {
   /** The pods as the previous loops read them. */
   private final PodIndex pods = new PodIndex();
   private final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
+  private int lastVirtualPods;
   /** Placeholder node copies by name, kept across loops (bounded). */
   private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
   private static final int MAX_PLACEHOLDER_COPIES = 4096;
@@ -140,7 +141,8 @@ public final class Autoscaler {
       }
     }
     List<Pod> pending = pods.pending();
-    loop.placement = new IdentityHashMap<>(pending.size() + 64);
+    // pending pods and (about as many as last loop) virtual pods get a placement
+    loop.placement = new IdentityHashMap<>(pending.size() + lastVirtualPods + 64);
     loop.facts = nodeFacts.of(nodes);
     loop.readyNodes = nodeFacts.readyNames();
     BufferInjector.Injection injection = BufferInjector.Injection.EMPTY;
@@ -242,6 +244,7 @@ public final class Autoscaler {
     virtualPods.nextLoop();
     injection = BufferInjector.of(options, virtualPods).inject(buffers, cluster);
     List<Pod> virtual = injection.pods();
+    lastVirtualPods = virtual.size();
     List<Pod> remainingReal = filterOutSchedulable(loop, real);
     List<Pod> remainingVirtual = filterOutSchedulable(loop, virtual);
     remainingReal.removeIf(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetPod);

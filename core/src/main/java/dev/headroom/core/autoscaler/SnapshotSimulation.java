@@ -342,6 +342,19 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return out;
   }
 
+  private int gpuId = -1;
+  private int gpuIdCheckedAt = -1;
+
+  /** The GPU resource's id, -1 while no pod or node has it (looked up again only when new resources appeared). */
+  private int gpuId() {
+    ResourceIds ids = compiler.resources();
+    if (gpuId < 0 && gpuIdCheckedAt != ids.size()) {
+      gpuId = ids.find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+      gpuIdCheckedAt = ids.size();
+    }
+    return gpuId;
+  }
+
   /** As the interface's, with one look-up of the node and its allocatable read from the compiled node. */
   @Override
   public dev.headroom.core.autoscaler.scaledown.Utilization.Value utilization(Node node, boolean daemonSetsApart) {
@@ -352,7 +365,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       return SchedulingSimulation.super.utilization(node, daemonSetsApart);
     }
     CompiledNode c = snapshot.node(i);
-    int gpuId = compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU);
+    int gpuId = gpuId();
     long cpuAlloc = c.allocatable(ResourceIds.CPU);
     long memAlloc = c.allocatable(ResourceIds.MEMORY);
     long gpuAlloc = gpuId < 0 ? 0 : c.allocatable(gpuId);

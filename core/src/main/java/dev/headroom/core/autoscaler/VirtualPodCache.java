@@ -29,6 +29,10 @@ final class VirtualPodCache {
           versioned ? null : t, replicas);
     }
 
+    Key withReplicas(int n) {
+      return new Key(bufferUid, namespace, name, templateUid, templateVersion, templateObject, n);
+    }
+
     @Override
     public boolean equals(Object o) {
       return o instanceof Key k && templateObject == k.templateObject && replicas == k.replicas
@@ -60,7 +64,12 @@ final class VirtualPodCache {
       kept = current.get(id);
     }
     if (kept == null || !kept.getKey().equals(key)) {
-      kept = Map.entry(key, VirtualPods.build(b, template, replicas));
+      if (kept != null && !kept.getValue().isEmpty() && replicas > 0 && kept.getKey().withReplicas(replicas).equals(key)) {
+        // only the chunk count changed: the chunks both counts have are the same pods
+        kept = Map.entry(key, VirtualPods.resize(kept.getValue(), b, replicas));
+      } else {
+        kept = Map.entry(key, VirtualPods.build(b, template, replicas));
+      }
     }
     current.put(id, kept);
     return kept.getValue();

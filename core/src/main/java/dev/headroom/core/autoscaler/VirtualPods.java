@@ -78,23 +78,50 @@ public final class VirtualPods {
         .withName(bm.getName()).withUid(bm.getUid()).withController(true).build());
     List<Pod> out = new ArrayList<>(replicas);
     for (int i = 1; i <= replicas; i++) {
-      Pod p = new Pod();
-      ObjectMeta m = new ObjectMeta();
-      m.setName(name(bm.getName(), i));
-      m.setNamespace(bm.getNamespace());
-      m.setUid(bm.getUid() + "-" + i);
-      m.setLabels(sharedLabels);
-      m.setAnnotations(sharedAnnotations);
-      if (!finalizers.isEmpty()) {
-        m.setFinalizers(finalizers);
-      }
-      m.setOwnerReferences(owners);
-      p.setMetadata(m);
-      // The spec is shared by all chunks of a buffer: the core never mutates pod specs.
-      p.setSpec(base);
-      out.add(p);
+      out.add(chunk(bm, i, sharedLabels, sharedAnnotations, finalizers, owners, base));
     }
     return out;
+  }
+
+  /**
+   * The virtual pods of a buffer with {@code replicas} chunks, given {@code built}: the non-empty result of
+   * {@link #build} for the same buffer and template with another count. Chunks are numbered, so the first ones
+   * are taken over and only the missing ones are made, sharing the built pods' spec and metadata parts; the
+   * result equals {@code build(buffer, template, replicas)}.
+   */
+  public static List<Pod> resize(List<Pod> built, CapacityBuffer buffer, int replicas) {
+    if (replicas <= built.size()) {
+      return new ArrayList<>(built.subList(0, replicas));
+    }
+    Pod first = built.get(0);
+    ObjectMeta fm = first.getMetadata();
+    List<String> finalizers = fm.getFinalizers() == null ? List.of() : fm.getFinalizers();
+    List<Pod> out = new ArrayList<>(replicas);
+    out.addAll(built);
+    for (int i = built.size() + 1; i <= replicas; i++) {
+      out.add(chunk(buffer.getMetadata(), i, fm.getLabels(), fm.getAnnotations(), finalizers, fm.getOwnerReferences(),
+          first.getSpec()));
+    }
+    return out;
+  }
+
+  private static Pod chunk(ObjectMeta bm, int i, Map<String, String> labels, Map<String, String> annotations,
+      List<String> finalizers, List<io.fabric8.kubernetes.api.model.OwnerReference> owners, PodSpec spec) {
+    Pod p = new Pod();
+    ObjectMeta m = new ObjectMeta();
+    m.setName(name(bm.getName(), i));
+    m.setNamespace(bm.getNamespace());
+    m.setUid(bm.getUid() + "-" + i);
+    m.setLabels(labels);
+    m.setAnnotations(annotations);
+    if (!finalizers.isEmpty()) {
+      m.setFinalizers(finalizers);
+    }
+    m.setOwnerReferences(owners);
+    p.setMetadata(m);
+    // The spec is shared by all chunks of a buffer: the core never mutates pod specs.
+    p.setSpec(spec);
+    return p;
   }
 
   /** Removes PVC and ephemeral volumes and every mount or device that references them. */
