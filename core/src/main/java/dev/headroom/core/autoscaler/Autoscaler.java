@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -356,8 +357,9 @@ public final class Autoscaler {
   /** Step 11d: packs pods onto existing and upcoming nodes; placed pods stay in the snapshot. */
   private List<Pod> filterOutSchedulable(Loop loop, List<Pod> pods) {
     List<Pod> left = new ArrayList<>();
+    Predicate<String> destination = loop::destination;
     for (Pod p : pods) {
-      Optional<String> node = loop.sim.schedule(p, loop::destination);
+      Optional<String> node = loop.sim.schedule(p, destination);
       if (node.isPresent()) {
         loop.placement.put(p, loop.placeholders.contains(node.get()) ? Placement.UPCOMING : Placement.EXISTING);
       } else {

@@ -6,7 +6,6 @@ import dev.headroom.core.scheduling.CompiledNode;
 import dev.headroom.core.scheduling.CompiledPod;
 import dev.headroom.core.scheduling.FitResult;
 import dev.headroom.core.scheduling.NodeLimiter;
-import dev.headroom.core.scheduling.Placement;
 import dev.headroom.core.scheduling.PodClass;
 import dev.headroom.core.scheduling.Reason;
 import dev.headroom.core.scheduling.ResourceIds;
@@ -342,6 +341,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return out;
   }
 
+  /** The node filter of the last {@link #schedule} call and its form over snapshot indexes. */
+  private Predicate<String> lastFilter;
+  private java.util.function.IntPredicate lastIndexFilter;
   private int gpuId = -1;
   private int gpuIdCheckedAt = -1;
 
@@ -402,11 +404,12 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   @Override
   public Optional<String> schedule(Pod pod, Predicate<String> acceptableNode) {
     CompiledPod c = movable(pod);
-    Placement p = snapshot.schedulePodOnAnyNode(c, i -> acceptableNode.test(snapshot.node(i).name()));
-    if (p instanceof Placement.Placed placed) {
-      return Optional.of(placed.nodeName());
+    if (acceptableNode != lastFilter) {
+      lastFilter = acceptableNode;
+      lastIndexFilter = i -> acceptableNode.test(snapshot.node(i).name());
     }
-    return Optional.empty();
+    int i = snapshot.scheduleOnAnyNode(c, lastIndexFilter);
+    return i < 0 ? Optional.empty() : Optional.of(snapshot.node(i).name());
   }
 
   @Override

@@ -59,6 +59,24 @@ public final class ClusterSnapshot {
 
   private ClassInfo[] classInfos = new ClassInfo[64];
 
+  /** Boxed small non-negative ints (node indexes, class ids) as map keys and values, made once. */
+  private Integer[] boxes = new Integer[256];
+
+  private Integer boxed(int i) {
+    if (i < 0) {
+      return i;
+    }
+    if (i >= boxes.length) {
+      boxes = java.util.Arrays.copyOf(boxes, Math.max(i + 1, boxes.length * 2));
+    }
+    Integer b = boxes[i];
+    if (b == null) {
+      b = i;
+      boxes[i] = b;
+    }
+    return b;
+  }
+
   private Layer top;
   private int depth;
 
@@ -269,7 +287,7 @@ public final class ClusterSnapshot {
     top.nodeCount = id + 1;
     top.liveNodes++;
     top.writeState(id, new NodeState(new long[resources.size()]));
-    top.nodeNames.put(node.name(), id);
+    top.nodeNames.put(node.name(), boxed(id));
     if (top.removed != null && top.removed.get(id)) {
       top.removed.clear(id);
     }
@@ -305,7 +323,7 @@ public final class ClusterSnapshot {
     NodeState copy = source.copy();
     top.writeState(id, copy);
     for (CompiledPod p : copy.pods) {
-      Integer was = top.podNodes.put(p.uid(), id);
+      Integer was = top.podNodes.put(p.uid(), boxed(id));
       if (was != null && was >= 0) {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
       }
@@ -395,7 +413,7 @@ public final class ClusterSnapshot {
     }
     NodeState s = stateForWrite(index);
     s.add(pod);
-    top.podNodes.put(pod.uid(), index);
+    top.podNodes.put(pod.uid(), boxed(index));
     top.podTotal++;
     List<AffinityTerm> anti = pod.antiAffinity();
     for (int k = 0; k < anti.size(); k++) {
@@ -491,14 +509,25 @@ public final class ClusterSnapshot {
     return schedule(pod, 0, top.nodeCount, acceptable);
   }
 
+  /** As {@link #schedulePodOnAnyNode(CompiledPod, IntPredicate)}, returning the node's index, or -1 when none passes. */
+  public int scheduleOnAnyNode(CompiledPod pod, IntPredicate acceptable) {
+    return place(pod, 0, top.nodeCount, acceptable);
+  }
+
   /** Places the pod on the first passing node with index in {@code [from, to)}. */
   public Placement schedulePodInRange(CompiledPod pod, int from, int to) {
     return schedule(pod, Math.max(0, from), Math.min(to, top.nodeCount), null);
   }
 
   private Placement schedule(CompiledPod pod, int from, int to, IntPredicate acceptable) {
+    int found = place(pod, from, to, acceptable);
+    return found < 0 ? Placement.NO_FIT : new Placement.Placed(found, nodes[found].name());
+  }
+
+  /** Places the pod on the first passing node in {@code [from, to)} (round-robin); its index, or -1. */
+  private int place(CompiledPod pod, int from, int to, IntPredicate acceptable) {
     if (from >= to || !pod.isSupported()) {
-      return Placement.NO_FIT;
+      return -1;
     }
     Memo memo = memoForWrite(pod);
     int start = top.lastMatchIndex + 1;
@@ -510,11 +539,11 @@ public final class ClusterSnapshot {
       found = scan(pod, memo, from, start, acceptable);
     }
     if (found < 0) {
-      return Placement.NO_FIT;
+      return -1;
     }
     addPod(pod, found);
     top.lastMatchIndex = found;
-    return new Placement.Placed(found, nodes[found].name());
+    return found;
   }
 
   private int scan(CompiledPod pod, Memo memo, int from, int to, IntPredicate acceptable) {
@@ -1216,14 +1245,15 @@ public final class ClusterSnapshot {
 
   private Memo memoForWrite(CompiledPod pod) {
     int classId = pod.classId();
-    Memo own = top.memos.get(classId);
+    Integer classKey = boxed(classId);
+    Memo own = top.memos.get(classKey);
     if (own != null) {
       return own;
     }
     boolean removalSince = top.hadRemoval;
     Memo m = null;
     for (Layer l = top.parent; l != null; l = l.parent) {
-      Memo found = l.memos.get(classId);
+      Memo found = l.memos.get(classKey);
       if (found != null) {
         BitSet st = (BitSet) found.staticFailed.clone();
         m = new Memo(removalSince ? (BitSet) st.clone() : (BitSet) found.failed.clone(), st);
@@ -1235,7 +1265,7 @@ public final class ClusterSnapshot {
       m = new Memo(new BitSet(), new BitSet());
       prefilterBySelector(pod, m);
     }
-    top.memos.put(classId, m);
+    top.memos.put(classKey, m);
     return m;
   }
 
