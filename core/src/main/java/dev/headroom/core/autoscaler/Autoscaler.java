@@ -57,6 +57,7 @@ public final class Autoscaler {
   private final PodIndex pods = new PodIndex();
   private final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
   private int lastVirtualPods;
+  private Map<String, String> lastGroupOfNode = Map.of();
   /** Placeholder node copies by name, kept across loops (bounded). */
   private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
   private static final int MAX_PLACEHOLDER_COPIES = 4096;
@@ -87,7 +88,8 @@ public final class Autoscaler {
     final Instant now;
     final List<EventRecord> emitted = new ArrayList<>();
     final Map<String, NodeGroup> groups = new LinkedHashMap<>();
-    final Map<String, String> groupOfNode = new HashMap<>();
+    /** The node group of each node (read-only). */
+    Map<String, String> groupOfNode = Map.of();
     final Map<String, Node> templates = new HashMap<>();
     /** Names of the Ready nodes (read-only). */
     Set<String> readyNodes = Set.of();
@@ -156,9 +158,7 @@ public final class Autoscaler {
     for (NodeGroup g : provider.nodeGroups()) {
       loop.groups.put(g.id(), g);
     }
-    for (Node n : nodes) {
-      provider.nodeGroupOf(n).filter(loop.groups::containsKey).ifPresent(g -> loop.groupOfNode.put(loop.facts.get(n).name(), g));
-    }
+    loop.groupOfNode = groupsOfNodes(nodes, loop);
     // 7. Cluster-state registry update.
     ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode,
         loop.readyNodes, now);
@@ -316,6 +316,38 @@ public final class Autoscaler {
 
   private static Duration provisionTime(NodeGroup g) {
     return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
+  }
+
+  /**
+   * The node group of each node, as the provider says now. The previous loop's map is returned when every entry
+   * is the same (most loops), so it is not built again.
+   */
+  private Map<String, String> groupsOfNodes(List<Node> nodes, Loop loop) {
+    String[] names = new String[nodes.size()];
+    String[] groups = new String[nodes.size()];
+    int mapped = 0;
+    boolean same = true;
+    for (int i = 0; i < names.length; i++) {
+      Node n = nodes.get(i);
+      names[i] = loop.facts.get(n).name();
+      String g = provider.nodeGroupOf(n).filter(loop.groups::containsKey).orElse(null);
+      groups[i] = g;
+      if (g != null) {
+        mapped++;
+        same &= g.equals(lastGroupOfNode.get(names[i]));
+      }
+    }
+    if (same && mapped == lastGroupOfNode.size()) {
+      return lastGroupOfNode;
+    }
+    Map<String, String> out = new HashMap<>(names.length * 2);
+    for (int i = 0; i < names.length; i++) {
+      if (groups[i] != null) {
+        out.put(names[i], groups[i]);
+      }
+    }
+    lastGroupOfNode = java.util.Collections.unmodifiableMap(out);
+    return lastGroupOfNode;
   }
 
   /** A bound pod goes into the loop's snapshot unless it is expendable or its node is missing or left out. */

@@ -1317,7 +1317,9 @@ public final class ClusterSnapshot {
       NodeState s = new NodeState(requested.clone());
       s.virtualRequested = virtualRequested == null ? null : virtualRequested.clone();
       s.apartRequested = apartRequested == null ? null : apartRequested.clone();
-      s.pods = new ArrayList<>(pods);
+      // a copy is made to be written: room for a few more pods without growing
+      s.pods = new ArrayList<>(pods.size() + 4);
+      s.pods.addAll(pods);
       s.ports = ports == null ? null : new ArrayList<>(ports);
       return s;
     }
