@@ -195,17 +195,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private void apply(ClusterSnapshot s, NodeChanges diff, BoundPods pods, Predicate<BoundPod> loadable,
       java.util.Set<String> changed) {
-    java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
-    for (String uid : changed) {
-      int was = s.nodeOfPod(uid);
-      if (was >= 0) {
-        dirty.add(s.node(was).name());
-      }
-      BoundPod now = pods.byUid(uid);
-      if (now != null) {
-        dirty.add(now.nodeName());
-      }
-    }
+    java.util.Set<String> dirty = dirtyNodes(s, pods, changed);
     List<Integer> refill = new ArrayList<>();
     for (String name : dirty) {
       int i = s.nodeIndex(name);
@@ -237,6 +227,22 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     }
   }
 
+  /** Names of the nodes a changed pod left (in the kept snapshot {@code s}) or joined (now), in that order. */
+  private static java.util.Set<String> dirtyNodes(ClusterSnapshot s, BoundPods pods, java.util.Set<String> changed) {
+    java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
+    for (String uid : changed) {
+      int was = s.nodeOfPod(uid);
+      if (was >= 0) {
+        dirty.add(s.node(was).name());
+      }
+      BoundPod now = pods.byUid(uid);
+      if (now != null) {
+        dirty.add(now.nodeName());
+      }
+    }
+    return dirty;
+  }
+
   /**
    * A new snapshot of {@code nodes}. When {@code previous} (the kept snapshot, with {@code changed} the pods
    * changed since it was loaded) is given, a node that is the same compiled node and none of whose pods changed
@@ -244,19 +250,10 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private ClusterSnapshot build(ClusterSnapshot previous, List<CompiledNode> nodes, BoundPods pods,
       Predicate<BoundPod> loadable, java.util.Set<String> changed) {
-    java.util.Set<String> dirty = new java.util.HashSet<>();
+    java.util.Set<String> dirty = java.util.Set.of();
     if (previous != null) {
       previous.revertAll();
-      for (String uid : changed) {
-        int was = previous.nodeOfPod(uid);
-        if (was >= 0) {
-          dirty.add(previous.node(was).name());
-        }
-        BoundPod now = pods.byUid(uid);
-        if (now != null) {
-          dirty.add(now.nodeName());
-        }
-      }
+      dirty = dirtyNodes(previous, pods, changed);
     }
     ClusterSnapshot s = newSnapshot();
     List<CompiledNode> refill = new ArrayList<>();

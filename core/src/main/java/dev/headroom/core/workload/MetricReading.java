@@ -20,12 +20,7 @@ public sealed interface MetricReading {
   /** Per-pod samples. */
   record PodSamples(Map<String, PodSample> samples) implements MetricReading {
     public PodSamples {
-      samples = samples instanceof UniformSamples || samples instanceof PositionalSamples ? samples : Map.copyOf(samples);
-    }
-
-    /** Every pod of {@code pods} reports {@code sample} (no entry per pod is built; {@code pods} is copied once). */
-    public static PodSamples uniform(java.util.Set<String> pods, PodSample sample) {
-      return new PodSamples(new UniformSamples(pods, sample));
+      samples = samples instanceof PositionalSamples ? samples : Map.copyOf(samples);
     }
 
     /**
