@@ -47,8 +47,8 @@ public final class TranslationMemo {
 
   private record ChunkEntry(ManagedTemplateStore store, String templateVersion, boolean countPods, Chunk chunk) {}
 
-  /** Most selectors kept parsed. */
-  private static final int MAX_SELECTORS = 1024;
+  /** Most selector texts, and most timestamp texts, kept parsed. */
+  private static final int MAX_PARSED = 1024;
 
   private final Map<String, LiveEntry> live = new ConcurrentHashMap<>();
   private final Map<String, SelectorExpression> selectors = new ConcurrentHashMap<>();
@@ -190,32 +190,29 @@ public final class TranslationMemo {
    * @throws IllegalArgumentException as {@link SelectorExpression#parse} (failures are not kept)
    */
   SelectorExpression selector(String text) {
-    SelectorExpression s = selectors.get(text);
-    if (s == null) {
-      s = SelectorExpression.parse(text);
-      if (selectors.size() >= MAX_SELECTORS) {
-        selectors.clear();
-      }
-      selectors.put(text, s);
-    }
-    return s;
+    return parsedOnce(selectors, text, SelectorExpression::parse);
   }
 
-  /** {@link Timestamps#creation}, with each timestamp text parsed once (at most {@value #MAX_SELECTORS} kept). */
+  /** {@link Timestamps#creation}, with each timestamp text parsed once (at most {@value #MAX_PARSED} kept). */
   java.time.Instant creation(io.fabric8.kubernetes.api.model.ObjectMeta meta) {
     String text = meta == null ? null : meta.getCreationTimestamp();
-    if (text == null) {
-      return Timestamps.creation(meta);
-    }
-    java.time.Instant t = times.get(text);
-    if (t == null) {
-      t = Timestamps.creation(meta);
-      if (times.size() >= MAX_SELECTORS) {
-        times.clear();
+    return text == null ? Timestamps.creation(meta) : parsedOnce(times, text, t -> Timestamps.creation(meta));
+  }
+
+  /**
+   * The value {@code parse} gives for {@code text}, kept in {@code parsed} (emptied when it holds
+   * {@value #MAX_PARSED} texts). A parse that throws keeps nothing.
+   */
+  private static <T> T parsedOnce(Map<String, T> parsed, String text, java.util.function.Function<String, T> parse) {
+    T value = parsed.get(text);
+    if (value == null) {
+      value = parse.apply(text);
+      if (parsed.size() >= MAX_PARSED) {
+        parsed.clear();
       }
-      times.put(text, t);
+      parsed.put(text, value);
     }
-    return t;
+    return value;
   }
 
   /** Drops the entries of {@code namespace} whose buffers are not among {@code present} (deleted buffers). */
