@@ -58,6 +58,7 @@ public final class ClusterSnapshot {
   private final Map<AffinityTerm, Integer> ownerTermIds = new HashMap<>();
 
   private ClassInfo[] classInfos = new ClassInfo[64];
+  private final HashMap<RequestShape, Integer> shapeIds = new HashMap<>();
 
   /** Boxed small non-negative ints (node indexes, class ids) as map keys and values, made once. */
   private Integer[] boxes = new Integer[256];
@@ -144,9 +145,13 @@ public final class ClusterSnapshot {
     p.counters.putAll(c.counters);
     if (c.hadRemoval) {
       for (Memo m : p.memos.values()) {
-        m.dropMonotone();
+        m.dropMonotone(c.removedFrom);
       }
       p.hadRemoval = true;
+      if (p.removedFrom == null) {
+        p.removedFrom = new BitSet();
+      }
+      p.removedFrom.or(c.removedFrom);
     }
     p.memos.putAll(c.memos);
     p.nodeCount = c.nodeCount;
@@ -352,6 +357,7 @@ public final class ClusterSnapshot {
       return false;
     }
     unindexLabels(old, index);
+    top.memos.clear(); // remembered failures were for the old version of the node
     nodes[index] = node;
     indexLabels(node, index);
     for (int k = 0; k < keyNames.size(); k++) {
@@ -399,7 +405,7 @@ public final class ClusterSnapshot {
     top.writeState(index, REMOVED);
     top.nodeNames.put(node.name(), -1);
     top.liveNodes--;
-    markRemoval();
+    markRemoval(index);
   }
 
   /** Adds a pod to node {@code index} without checking predicates (scheduled pods, committed placements). */
@@ -462,7 +468,7 @@ public final class ClusterSnapshot {
         }
       }
     }
-    markRemoval();
+    markRemoval(index);
     return true;
   }
 
@@ -487,13 +493,17 @@ public final class ClusterSnapshot {
     }
     top.podTotal -= s.pods.size();
     top.writeState(index, new NodeState(new long[resources.size()]));
-    markRemoval();
+    markRemoval(index);
   }
 
-  private void markRemoval() {
+  private void markRemoval(int index) {
     top.hadRemoval = true;
+    if (top.removedFrom == null) {
+      top.removedFrom = new BitSet();
+    }
+    top.removedFrom.set(index);
     for (Memo m : top.memos.values()) {
-      m.dropMonotone();
+      m.dropMonotone(index);
     }
   }
 
@@ -548,8 +558,14 @@ public final class ClusterSnapshot {
 
   private int scan(CompiledPod pod, Memo memo, int from, int to, IntPredicate acceptable) {
     BitSet removed = removedSet(top);
+    BitSet shapeFailed = shapeMemoForWrite(pod).failed;
     for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
       if (removed != null && removed.get(i)) {
+        continue;
+      }
+      if (shapeFailed.get(i)) {
+        // another class with the same requests found the node short of room, and no pod left since
+        memo.failed.set(i);
         continue;
       }
       // predicates first: most nodes a scan visits fail them, and a failure is remembered for the class
@@ -560,6 +576,9 @@ public final class ClusterSnapshot {
           return i;
         }
         continue;
+      }
+      if (r == Reason.INSUFFICIENT_RESOURCE || r == Reason.TOO_MANY_PODS) {
+        shapeFailed.set(i);
       }
       if (r.durability() != Reason.Durability.VOLATILE) {
         memo.failed.set(i);
@@ -846,8 +865,10 @@ public final class ClusterSnapshot {
     final boolean matchesOwnAffinity;
     CounterDef[] ownerDefs = new CounterDef[0];
     int ownerTermsSeen;
+    final int shapeId;
 
     ClassInfo(CompiledPod pod) {
+      shapeId = shapeId(pod);
       Taint unsched = new Taint(SchedulingCompiler.UNSCHEDULABLE_TAINT, "", Taint.NO_SCHEDULE);
       boolean tol = false;
       for (Toleration t : pod.tolerations()) {
@@ -1232,38 +1253,105 @@ public final class ClusterSnapshot {
   private static final class Memo {
     BitSet failed;
     BitSet staticFailed;
+    /** Holds node-local failures only (a shape memo): a removal frees room on its own node and nowhere else. */
+    final boolean nodeLocal;
 
-    Memo(BitSet failed, BitSet staticFailed) {
+    Memo(BitSet failed, BitSet staticFailed, boolean nodeLocal) {
       this.failed = failed;
       this.staticFailed = staticFailed;
+      this.nodeLocal = nodeLocal;
     }
 
-    void dropMonotone() {
-      failed = (BitSet) staticFailed.clone();
+    /** A pod left node {@code index}: monotone failures no longer hold (anti-affinity ones anywhere in its domains). */
+    void dropMonotone(int index) {
+      if (nodeLocal) {
+        failed.clear(index);
+      } else {
+        failed = (BitSet) staticFailed.clone();
+      }
+    }
+
+    /** Pods left the nodes in {@code from}. */
+    void dropMonotone(BitSet from) {
+      if (nodeLocal) {
+        failed.andNot(from);
+      } else {
+        failed = (BitSet) staticFailed.clone();
+      }
     }
   }
 
   private Memo memoForWrite(CompiledPod pod) {
-    int classId = pod.classId();
-    Integer classKey = boxed(classId);
+    return memoForWrite(boxed(pod.classId()), pod);
+  }
+
+  /**
+   * The memo of the pod's request shape: nodes where NodeResourcesFit failed for some class with exactly these
+   * requests. Whether a node has room depends on the requests alone, so the classes of one shape share it. It
+   * lives in the class memos' map under a negative key and follows their rules: kept by forks, dropped on removal.
+   */
+  private Memo shapeMemoForWrite(CompiledPod pod) {
+    return memoForWrite(boxed(-1 - classInfo(pod).shapeId), null);
+  }
+
+  /** The id of a request vector (resource ids and amounts), the same for equal vectors of any length. */
+  private int shapeId(CompiledPod pod) {
+    int[] ids = pod.requestIds();
+    long[] req = pod.requestVector();
+    long[] key = new long[ids.length * 2];
+    for (int k = 0; k < ids.length; k++) {
+      key[2 * k] = ids[k];
+      key[2 * k + 1] = req[ids[k]];
+    }
+    return shapeIds.computeIfAbsent(new RequestShape(key), k -> shapeIds.size());
+  }
+
+  private record RequestShape(long[] idsAndAmounts) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RequestShape r && Arrays.equals(idsAndAmounts, r.idsAndAmounts);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(idsAndAmounts);
+    }
+  }
+
+  private Memo memoForWrite(Integer classKey, CompiledPod prefilterFor) {
     Memo own = top.memos.get(classKey);
     if (own != null) {
       return own;
     }
+    boolean nodeLocal = classKey < 0;
     boolean removalSince = top.hadRemoval;
     Memo m = null;
     for (Layer l = top.parent; l != null; l = l.parent) {
       Memo found = l.memos.get(classKey);
       if (found != null) {
         BitSet st = (BitSet) found.staticFailed.clone();
-        m = new Memo(removalSince ? (BitSet) st.clone() : (BitSet) found.failed.clone(), st);
+        if (!removalSince) {
+          m = new Memo((BitSet) found.failed.clone(), st, nodeLocal);
+        } else if (nodeLocal) {
+          BitSet failed = (BitSet) found.failed.clone();
+          for (Layer above = top; above != l; above = above.parent) {
+            if (above.removedFrom != null) {
+              failed.andNot(above.removedFrom);
+            }
+          }
+          m = new Memo(failed, st, true);
+        } else {
+          m = new Memo((BitSet) st.clone(), st, false);
+        }
         break;
       }
       removalSince |= l.hadRemoval;
     }
     if (m == null) {
-      m = new Memo(new BitSet(), new BitSet());
-      prefilterBySelector(pod, m);
+      m = new Memo(new BitSet(), new BitSet(), nodeLocal);
+      if (prefilterFor != null) {
+        prefilterBySelector(prefilterFor, m);
+      }
     }
     top.memos.put(classKey, m);
     return m;
@@ -1378,6 +1466,8 @@ public final class ClusterSnapshot {
     int podTotal;
     int lastMatchIndex;
     boolean hadRemoval;
+    /** Nodes pods were removed from in this layer (null until the first removal). */
+    BitSet removedFrom;
     NodeState[] states;
     BitSet removed;
     final HashMap<String, Integer> nodeNames = new HashMap<>();

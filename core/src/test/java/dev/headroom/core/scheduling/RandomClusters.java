@@ -49,8 +49,16 @@ final class RandomClusters {
 
   /** A template; {@link #instance} stamps unique names. */
   static Pod template(Random r) {
-    int[] cpus = {100, 250, 500, 1000, 2000};
-    int[] mems = {64, 256, 1024, 3072};
+    return template(r, false);
+  }
+
+  /**
+   * A template; with {@code fewShapes} its requests are one of two shapes, so that many equivalence classes
+   * share a request shape (the same random draws either way).
+   */
+  static Pod template(Random r, boolean fewShapes) {
+    int[] cpus = fewShapes ? new int[] {1000, 1000, 1000, 1500, 1500} : new int[] {100, 250, 500, 1000, 2000};
+    int[] mems = fewShapes ? new int[] {1024, 1024, 1024, 1024} : new int[] {64, 256, 1024, 3072};
     String app = APPS[r.nextInt(APPS.length)];
     PodBuilder b = Fixtures.pod("t", cpus[r.nextInt(cpus.length)] + "m", mems[r.nextInt(mems.length)] + "Mi", "app", app);
     var spec = b.editSpec();
