@@ -32,6 +32,10 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   private final SchedulingCompiler compiler;
   private ClusterSnapshot snapshot;
   private final CompileCache.Session cache;
+  // the compile functions handed to the cache, made once rather than at every look-up
+  private final java.util.function.Function<Pod, CompiledPod> heldOrCompiled = this::heldOrCompiled;
+  private final java.util.function.Function<Pod, CompiledPod> compileDetached;
+  private final java.util.function.Function<Node, CompiledNode> compileNode;
 
   public SnapshotSimulation() {
     this(new CompileCache());
@@ -41,6 +45,8 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   public SnapshotSimulation(CompileCache cache) {
     this.cache = cache.begin();
     this.compiler = this.cache.compiler();
+    this.compileDetached = compiler::compileDetached;
+    this.compileNode = compiler::compile;
     this.snapshot = newSnapshot();
   }
 
@@ -54,7 +60,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   private CompiledPod compiled(Pod p) {
-    return cache.pod(CompileCache.Kind.AS_IS, p, this::heldOrCompiled);
+    return cache.pod(CompileCache.Kind.AS_IS, p, heldOrCompiled);
   }
 
   /**
@@ -74,11 +80,11 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()) {
       return compiled(p);
     }
-    return cache.pod(CompileCache.Kind.DETACHED, p, compiler::compileDetached);
+    return cache.pod(CompileCache.Kind.DETACHED, p, compileDetached);
   }
 
   private CompiledNode compiled(Node n) {
-    return cache.node(CompileCache.Kind.AS_IS, n, compiler::compile);
+    return cache.node(CompileCache.Kind.AS_IS, n, compileNode);
   }
 
   /**
@@ -368,13 +374,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     long cpuAlloc = c.allocatable(ResourceIds.CPU);
     long memAlloc = c.allocatable(ResourceIds.MEMORY);
     long gpuAlloc = gpuId < 0 ? 0 : c.allocatable(gpuId);
-    return dev.headroom.core.autoscaler.scaledown.Utilization.of(requestsAt(i, gpuId, daemonSetsApart),
-        r -> switch (r) {
-          case dev.headroom.core.autoscaler.scaledown.Utilization.GPU -> gpuAlloc;
-          case "cpu" -> cpuAlloc;
-          case "memory" -> memAlloc;
-          default -> allocatableMilli(node, r);
-        });
+    return dev.headroom.core.autoscaler.scaledown.Utilization.of(requestsAt(i, gpuId, daemonSetsApart), cpuAlloc, memAlloc, gpuAlloc);
   }
 
   @Override

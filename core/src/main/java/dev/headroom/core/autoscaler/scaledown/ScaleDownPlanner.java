@@ -63,7 +63,8 @@ public final class ScaleDownPlanner {
     this.rules = new DrainRules(options.skipNodesWithSystemPods(), options.skipNodesWithLocalStorage(), options.skipNodesWithCustomControllerPods());
   }
 
-  private record Candidate(Node node, String group, double utilization, boolean ready, List<Pod> podsToMove, double cost) {}
+  private record Candidate(Node node, String group, double utilization, boolean ready, List<Pod> podsToMove, double cost,
+      long realPods) {}
 
   /**
    * Finds removable nodes. The simulation must hold every registered node with its pods, plus the pending and
@@ -137,12 +138,18 @@ public final class ScaleDownPlanner {
         }
         continue;
       }
-      candidates.add(new Candidate(n, group, u.utilization(), ready, toMove, EvictionCost.ofNode(toMove)));
+      long realPods = 0;
+      for (Pod p : toMove) {
+        if (!VirtualPods.isVirtual(p)) {
+          realPods++;
+        }
+      }
+      candidates.add(new Candidate(n, group, u.utilization(), ready, toMove, EvictionCost.ofNode(toMove), realPods));
     }
     // Headroom disruption-cost order: cost, utilisation, real pods, name.
     candidates.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingDouble(Candidate::utilization)
-        .thenComparingLong(c -> c.podsToMove().stream().filter(p -> !VirtualPods.isVirtual(p)).count())
+        .thenComparingLong(Candidate::realPods)
         .thenComparing(c -> c.node().getMetadata().getName()));
     List<Removable> removable = new ArrayList<>();
     Set<String> removed = new HashSet<>();

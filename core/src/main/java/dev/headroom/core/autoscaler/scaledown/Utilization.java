@@ -56,8 +56,16 @@ public final class Utilization {
     if (gpuAlloc > 0) {
       return new Value((double) r.gpu() / gpuAlloc, true);
     }
-    double cu = fraction(r.cpu(), allocatable.applyAsLong("cpu") - r.daemonSetCpu());
-    double mu = fraction(r.memory(), allocatable.applyAsLong("memory") - r.daemonSetMemory());
+    return of(r, allocatable.applyAsLong("cpu"), allocatable.applyAsLong("memory"), 0);
+  }
+
+  /** As {@link #of(SchedulingSimulation.NodeRequests, java.util.function.ToLongFunction)}, with the three allocatable milli-values given. */
+  public static Value of(SchedulingSimulation.NodeRequests r, long cpuAllocatable, long memoryAllocatable, long gpuAllocatable) {
+    if (gpuAllocatable > 0) {
+      return new Value((double) r.gpu() / gpuAllocatable, true);
+    }
+    double cu = fraction(r.cpu(), cpuAllocatable - r.daemonSetCpu());
+    double mu = fraction(r.memory(), memoryAllocatable - r.daemonSetMemory());
     return new Value(Math.max(cu, mu), false);
   }
 
