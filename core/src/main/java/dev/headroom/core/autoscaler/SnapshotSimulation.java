@@ -374,7 +374,12 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     long cpuAlloc = c.allocatable(ResourceIds.CPU);
     long memAlloc = c.allocatable(ResourceIds.MEMORY);
     long gpuAlloc = gpuId < 0 ? 0 : c.allocatable(gpuId);
-    return dev.headroom.core.autoscaler.scaledown.Utilization.of(requestsAt(i, gpuId, daemonSetsApart), cpuAlloc, memAlloc, gpuAlloc);
+    // the parts of requestsAt, without the record (this runs for every node in every loop)
+    long dsCpu = daemonSetsApart ? snapshot.daemonSetRequested(i, ResourceIds.CPU) : 0;
+    long dsMem = daemonSetsApart ? snapshot.daemonSetRequested(i, ResourceIds.MEMORY) : 0;
+    return dev.headroom.core.autoscaler.scaledown.Utilization.of(realRequested(i, ResourceIds.CPU) - dsCpu,
+        realRequested(i, ResourceIds.MEMORY) - dsMem, gpuId < 0 ? 0 : realRequested(i, gpuId), dsCpu, dsMem,
+        cpuAlloc, memAlloc, gpuAlloc);
   }
 
   @Override
@@ -386,10 +391,15 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return requestsAt(i, compiler.resources().find(dev.headroom.core.autoscaler.scaledown.Utilization.GPU), daemonSetsApart);
   }
 
+  /** Requests of the real (not virtual) pods on node {@code i} for resource {@code id}. */
+  private long realRequested(int i, int id) {
+    return snapshot.requested(i, id) - snapshot.virtualRequested(i, id);
+  }
+
   private NodeRequests requestsAt(int i, int gpuId, boolean daemonSetsApart) {
-    long cpu = snapshot.requested(i, ResourceIds.CPU) - snapshot.virtualRequested(i, ResourceIds.CPU);
-    long mem = snapshot.requested(i, ResourceIds.MEMORY) - snapshot.virtualRequested(i, ResourceIds.MEMORY);
-    long gpu = gpuId < 0 ? 0 : snapshot.requested(i, gpuId) - snapshot.virtualRequested(i, gpuId);
+    long cpu = realRequested(i, ResourceIds.CPU);
+    long mem = realRequested(i, ResourceIds.MEMORY);
+    long gpu = gpuId < 0 ? 0 : realRequested(i, gpuId);
     if (!daemonSetsApart) {
       return new NodeRequests(cpu, mem, gpu, 0, 0);
     }

@@ -61,11 +61,17 @@ public final class Utilization {
 
   /** As {@link #of(SchedulingSimulation.NodeRequests, java.util.function.ToLongFunction)}, with the three allocatable milli-values given. */
   public static Value of(SchedulingSimulation.NodeRequests r, long cpuAllocatable, long memoryAllocatable, long gpuAllocatable) {
+    return of(r.cpu(), r.memory(), r.gpu(), r.daemonSetCpu(), r.daemonSetMemory(), cpuAllocatable, memoryAllocatable, gpuAllocatable);
+  }
+
+  /** The same from the request sums' parts (DaemonSet/mirror sums 0 unless they are set apart). */
+  public static Value of(long cpu, long memory, long gpu, long daemonSetCpu, long daemonSetMemory,
+      long cpuAllocatable, long memoryAllocatable, long gpuAllocatable) {
     if (gpuAllocatable > 0) {
-      return new Value((double) r.gpu() / gpuAllocatable, true);
+      return new Value((double) gpu / gpuAllocatable, true);
     }
-    double cu = fraction(r.cpu(), cpuAllocatable - r.daemonSetCpu());
-    double mu = fraction(r.memory(), memoryAllocatable - r.daemonSetMemory());
+    double cu = fraction(cpu, cpuAllocatable - daemonSetCpu);
+    double mu = fraction(memory, memoryAllocatable - daemonSetMemory);
     return new Value(Math.max(cu, mu), false);
   }
 
