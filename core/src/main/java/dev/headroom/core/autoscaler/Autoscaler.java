@@ -162,21 +162,7 @@ public final class Autoscaler {
     // 7. Cluster-state registry update.
     ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode,
         loop.readyNodes, now);
-    for (ScaleUpRequest timedOut : registry.expireRequests()) {
-      NodeGroup g = loop.groups.get(timedOut.group());
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
-          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), dev.headroom.core.nodegroup.GoDuration.format(provisionTime(g)))));
-      state.backoff().fail(timedOut.group(), "timeout", now);
-      int missing = registry.upcomingRaw(timedOut.group());
-      if (missing > 0) {
-        try {
-          provider.decreaseTargetSize(timedOut.group(), -missing);
-          loop.groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
-        } catch (NodeGroupProvider.ProviderException e) {
-          // the next loop retries through the same timeout path
-        }
-      }
-    }
+    expireTimedOutScaleUps(loop, registry, now);
     state.backoff().removeStale(now);
     // 9. Health gate.
     int unready = registry.unreadyCount();
@@ -191,56 +177,19 @@ public final class Autoscaler {
     loop.sim = sim;
     Set<String> notStarted = registry.notStartedNodes();
     Map<String, Node> nodeByName = nodeFacts.byName();
-    // nodes not started in a group whose upcoming nodes are counted are left out (placeholders stand for them)
-    Set<String> leftOut = new HashSet<>();
-    for (String name : notStarted) {
-      if (nodeByName.containsKey(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
-        leftOut.add(name);
-      }
-    }
-    List<Node> loaded = nodes;
-    if (!leftOut.isEmpty()) {
-      loaded = new ArrayList<>(nodes.size());
-      for (Node n : nodes) {
-        if (!leftOut.contains(loop.facts.get(n).name())) {
-          loaded.add(n);
-        }
-      }
-    }
+    Set<String> leftOut = leftOut(loop, registry, notStarted, nodeByName);
+    List<Node> loaded = leftOut.isEmpty() ? nodes : without(nodes, leftOut, loop);
     loop.leftOut = leftOut;
     loop.destinationNodes = nodeFacts.destinationNames();
     // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
     sim.load(loaded, pods, b -> loadable(b, nodeByName, leftOut), unloaded);
     unloaded = new java.util.LinkedHashSet<>();
-    for (NodeGroup g : loop.groups.values()) {
-      Node sample = null;
-      for (Node n : nodes) {
-        NodeFacts f = loop.facts.get(n);
-        if (f.ready() && g.id().equals(loop.groupOfNode.get(f.name()))) {
-          sample = n;
-          break;
-        }
-      }
-      loop.templates.put(g.id(), sample != null ? sample : g.template());
-    }
+    templates(loop, nodes);
     // 10. Upcoming placeholders.
-    for (NodeGroup g : loop.groups.values()) {
-      int upcoming = registry.upcoming(g.id());
-      for (int i = 1; i <= upcoming; i++) {
-        String name = "upcoming-" + g.id() + "-" + i;
-        sim.addNode(placeholder(loop.templates.get(g.id()), name));
-        loop.placeholders.add(name);
-      }
-    }
+    addPlaceholders(loop, registry);
 
     // 11. Pod-list processing: real pods (priority descending, stable), then virtual pods.
-    List<Pod> real = new ArrayList<>();
-    for (Pod p : pending) {
-      if (Nodes.priority(p) >= options.expendablePodsPriorityCutoff()) {
-        real.add(p);
-      }
-    }
-    real.sort(Comparator.comparingInt((Pod p) -> -Nodes.priority(p)));
+    List<Pod> real = notExpendable(pending);
     List<CapacityBuffer> buffers = options.bufferPodInjectionEnabled() ? cluster.buffers() : List.of();
     virtualPods.nextLoop();
     injection = BufferInjector.of(options, virtualPods).inject(buffers, cluster);
@@ -279,19 +228,115 @@ public final class Autoscaler {
     }
     // 15. Min-size enforcement.
     if (options.enforceNodeGroupMinSize()) {
-      for (NodeGroup g : loop.groups.values()) {
-        if (g.targetSize() < g.minSize()) {
-          try {
-            provider.increaseSize(g.id(), g.minSize() - g.targetSize());
-          } catch (NodeGroupProvider.ProviderException e) {
-            loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
-                String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
-          }
-        }
-      }
+      enforceMinSize(loop);
     }
 
     // 16. Accounting, status processing, buffer conditions.
+    PendingPods pendingPods = pendingPods(loop, real);
+    List<UnschedulablePod> unschedulable = new ArrayList<>();
+    for (Pod p : unhelpedReal) {
+      unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
+    }
+    ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
+    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection, up.skipInfeasible());
+    return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
+  }
+
+  // The steps below are methods of their own so that runOnce stays a small unit for the JIT (and a recompilation
+  // after a rare branch is first taken recompiles a small method, not the whole iteration).
+
+  /** Scale-up requests past their group's max provision time: backoff, event, target size back down. */
+  private void expireTimedOutScaleUps(Loop loop, ClusterStateRegistry registry, Instant now) {
+    for (ScaleUpRequest timedOut : registry.expireRequests()) {
+      NodeGroup g = loop.groups.get(timedOut.group());
+      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
+          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), dev.headroom.core.nodegroup.GoDuration.format(provisionTime(g)))));
+      state.backoff().fail(timedOut.group(), "timeout", now);
+      int missing = registry.upcomingRaw(timedOut.group());
+      if (missing > 0) {
+        try {
+          provider.decreaseTargetSize(timedOut.group(), -missing);
+          loop.groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
+        } catch (NodeGroupProvider.ProviderException e) {
+          // the next loop retries through the same timeout path
+        }
+      }
+    }
+  }
+
+  /** Nodes not started in a group whose upcoming nodes are counted: left out, placeholders stand for them. */
+  private static Set<String> leftOut(Loop loop, ClusterStateRegistry registry, Set<String> notStarted, Map<String, Node> nodeByName) {
+    Set<String> leftOut = new HashSet<>();
+    for (String name : notStarted) {
+      if (nodeByName.containsKey(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
+        leftOut.add(name);
+      }
+    }
+    return leftOut;
+  }
+
+  private static List<Node> without(List<Node> nodes, Set<String> leftOut, Loop loop) {
+    List<Node> loaded = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      if (!leftOut.contains(loop.facts.get(n).name())) {
+        loaded.add(n);
+      }
+    }
+    return loaded;
+  }
+
+  /** Each group's template: its first Ready node, else the group's own template. */
+  private static void templates(Loop loop, List<Node> nodes) {
+    for (NodeGroup g : loop.groups.values()) {
+      Node sample = null;
+      for (Node n : nodes) {
+        NodeFacts f = loop.facts.get(n);
+        if (f.ready() && g.id().equals(loop.groupOfNode.get(f.name()))) {
+          sample = n;
+          break;
+        }
+      }
+      loop.templates.put(g.id(), sample != null ? sample : g.template());
+    }
+  }
+
+  private void addPlaceholders(Loop loop, ClusterStateRegistry registry) {
+    for (NodeGroup g : loop.groups.values()) {
+      int upcoming = registry.upcoming(g.id());
+      for (int i = 1; i <= upcoming; i++) {
+        String name = "upcoming-" + g.id() + "-" + i;
+        loop.sim.addNode(placeholder(loop.templates.get(g.id()), name));
+        loop.placeholders.add(name);
+      }
+    }
+  }
+
+  /** The pending pods that are not expendable, priority descending (stable). */
+  private List<Pod> notExpendable(List<Pod> pending) {
+    List<Pod> real = new ArrayList<>();
+    for (Pod p : pending) {
+      if (Nodes.priority(p) >= options.expendablePodsPriorityCutoff()) {
+        real.add(p);
+      }
+    }
+    real.sort(Comparator.comparingInt((Pod p) -> -Nodes.priority(p)));
+    return real;
+  }
+
+  private void enforceMinSize(Loop loop) {
+    for (NodeGroup g : loop.groups.values()) {
+      if (g.targetSize() < g.minSize()) {
+        try {
+          provider.increaseSize(g.id(), g.minSize() - g.targetSize());
+        } catch (NodeGroupProvider.ProviderException e) {
+          loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
+              String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
+        }
+      }
+    }
+  }
+
+  private static PendingPods pendingPods(Loop loop, List<Pod> real) {
     int onExisting = 0;
     int onUpcoming = 0;
     int onNew = 0;
@@ -304,14 +349,7 @@ public final class Autoscaler {
         default -> none++;
       }
     }
-    PendingPods pendingPods = new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
-    List<UnschedulablePod> unschedulable = new ArrayList<>();
-    for (Pod p : unhelpedReal) {
-      unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
-    }
-    ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
-    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection, up.skipInfeasible());
-    return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
+    return new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
   }
 
   private static Duration provisionTime(NodeGroup g) {
@@ -437,6 +475,56 @@ public final class Autoscaler {
     }
   }
 
+  /**
+   * What a scale-up of group {@code g} would do for the pod classes, or null when it helps none; on the first round
+   * the reasons pods do not fit the group are counted in {@code perPod}.
+   */
+  private ExpansionOption expansionOption(Loop loop, NodeGroup g, List<List<Pod>> classes, List<Pod> all, boolean first,
+      Map<Pod, Map<String, Integer>> perPod, int nodeCount) {
+    String skip = skipReason(g, loop.now);
+    if (skip != null) {
+      if (first) {
+        for (Pod p : all) {
+          perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(skip, 1, Integer::sum);
+        }
+      }
+      return null;
+    }
+    Node template = loop.templates.get(g.id());
+    List<Pod> candidates = new ArrayList<>();
+    for (List<Pod> cls : classes) {
+      Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
+      if (failure.isPresent()) {
+        if (first) {
+          for (Pod p : cls) {
+            perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
+          }
+        }
+      } else {
+        candidates.addAll(cls);
+      }
+    }
+    if (candidates.isEmpty()) {
+      return null;
+    }
+    int limit = Math.min(options.maxNodesPerScaleUp(), g.maxSize() - g.targetSize());
+    if (options.maxNodesTotal() > 0) {
+      limit = Math.min(limit, options.maxNodesTotal() - nodeCount);
+    }
+    if (limit <= 0) {
+      return null;
+    }
+    SchedulingSimulation.Estimate est = loop.sim.estimate(candidates, template, "template-" + g.id(), limit);
+    if (est.nodeCount() <= 0 || est.pods().isEmpty()) {
+      return null;
+    }
+    List<Map<String, Long>> reqs = new ArrayList<>(est.pods().size());
+    for (Pod p : est.pods()) {
+      reqs.add(loop.req(p));
+    }
+    return new ExpansionOption(g, est.nodeCount(), est.pods(), reqs);
+  }
+
   private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
@@ -474,51 +562,12 @@ public final class Autoscaler {
       List<List<Pod>> classes = loop.sim.equivalenceGroups(all);
       List<ExpansionOption> options = new ArrayList<>();
       for (NodeGroup g : loop.groups.values()) {
-        if (used.contains(g.id())) {
-          continue;
-        }
-        String skip = skipReason(g, loop.now);
-        if (skip != null) {
-          if (first) {
-            for (Pod p : all) {
-              perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(skip, 1, Integer::sum);
-            }
-          }
-          continue;
-        }
-        Node template = loop.templates.get(g.id());
-        List<Pod> candidates = new ArrayList<>();
-        for (List<Pod> cls : classes) {
-          Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
-          if (failure.isPresent()) {
-            if (first) {
-              for (Pod p : cls) {
-                perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
-              }
-            }
-          } else {
-            candidates.addAll(cls);
+        if (!used.contains(g.id())) {
+          ExpansionOption option = expansionOption(loop, g, classes, all, first, perPod, nodeCount);
+          if (option != null) {
+            options.add(option);
           }
         }
-        if (candidates.isEmpty()) {
-          continue;
-        }
-        int limit = Math.min(this.options.maxNodesPerScaleUp(), g.maxSize() - g.targetSize());
-        if (this.options.maxNodesTotal() > 0) {
-          limit = Math.min(limit, this.options.maxNodesTotal() - nodeCount);
-        }
-        if (limit <= 0) {
-          continue;
-        }
-        SchedulingSimulation.Estimate est = loop.sim.estimate(candidates, template, "template-" + g.id(), limit);
-        if (est.nodeCount() <= 0 || est.pods().isEmpty()) {
-          continue;
-        }
-        List<Map<String, Long>> reqs = new ArrayList<>(est.pods().size());
-        for (Pod p : est.pods()) {
-          reqs.add(loop.req(p));
-        }
-        options.add(new ExpansionOption(g, est.nodeCount(), est.pods(), reqs));
       }
       first = false;
       if (this.options.realPodsFirst() && options.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {

@@ -69,6 +69,9 @@ public final class ScaleDownPlanner {
   /**
    * Finds removable nodes. The simulation must hold every registered node with its pods, plus the pending and
    * virtual pods placed on existing capacity in this loop.
+   *
+   * <p>The per-node and per-candidate steps are methods of their own: they run hundreds of times per loop, and
+   * small compiled units keep the JIT's work (and its recompilations when a rare branch is first taken) small.
    */
   public Plan plan(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
       Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinationNodes, Set<String> placeholders,
@@ -79,84 +82,130 @@ public final class ScaleDownPlanner {
     for (PodDisruptionBudget pdb : pdbs) {
       budgets.add(new DrainRules.PdbBudget(pdb));
     }
-    // where moved pods may go: Ready, not being deleted, not cordoned, started (and not removed by this plan)
-    java.util.function.Predicate<String> destination = d -> destinationNodes.contains(d) && !notStarted.contains(d);
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : nodes) {
-      NodeFacts f = facts.get(n);
-      String name = f.name();
-      String group = groupOfNode.get(name);
-      if (group == null) {
-        continue;
+      Candidate c = candidate(now, sim, n, groups, groupOfNode.get(facts.get(n).name()), facts.get(n), placeholders,
+          notStarted, budgets, unremovable);
+      if (c != null) {
+        candidates.add(c);
       }
-      if (notStarted.contains(name) || placeholders.contains(name)) {
-        continue;
-      }
-      if (f.beingDeleted()) {
-        unremovable.add(new UnremovableNode(name, UnremovableReason.CurrentlyBeingDeleted.name(), ""));
-        continue;
-      }
-      if (f.scaleDownDisabled()) {
-        unremovable.add(new UnremovableNode(name, UnremovableReason.ScaleDownDisabledAnnotation.name(), ""));
-        continue;
-      }
-      Instant until = state.unremovableUntil().get(name);
-      if (until != null && now.isBefore(until)) {
-        unremovable.add(new UnremovableNode(name, UnremovableReason.RecentlyUnremovable.name(), ""));
-        continue;
-      }
-      NodeGroup g = groups.get(group);
-      boolean ready = f.ready();
-      Utilization.Value u = sim.utilization(n, g.options().ignoreDaemonSetsUtilization() != null
-          ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
-      double threshold = u.gpu()
-          ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
-          : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());
-      if (ready && u.utilization() > threshold) {
-        unremovable.add(new UnremovableNode(name, UnremovableReason.NotUnderutilized.name(), ""));
-        continue;
-      }
-      List<Pod> toMove = new ArrayList<>();
-      String blocked = null;
-      for (Pod p : sim.podsOn(name)) {
-        Drainability d = rules.classify(p, budgets, now);
-        if (d instanceof Drainability.Blocked b) {
-          blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
-          if (b.reason() == BlockingReason.BlockedByOnCompletionPod) {
-            unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByOnCompletionPod.name(), blocked));
-            blocked = "";
-          }
-          break;
-        }
-        if (d instanceof Drainability.Movable) {
-          toMove.add(p);
-        }
-      }
-      if (blocked != null) {
-        if (!blocked.isEmpty()) {
-          unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByPod.name(), blocked));
-        }
-        continue;
-      }
-      long realPods = 0;
-      for (Pod p : toMove) {
-        if (!VirtualPods.isVirtual(p)) {
-          realPods++;
-        }
-      }
-      candidates.add(new Candidate(n, group, u.utilization(), ready, toMove, EvictionCost.ofNode(toMove), realPods));
     }
     // Headroom disruption-cost order: cost, utilisation, real pods, name.
     candidates.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingDouble(Candidate::utilization)
         .thenComparingLong(Candidate::realPods)
         .thenComparing(c -> c.node().getMetadata().getName()));
-    List<Removable> removable = new ArrayList<>();
-    Set<String> removed = new HashSet<>();
-    // UIDs of pods an earlier removable candidate's simulation placed elsewhere: they must move again if their new node goes.
-    Set<String> moved = new HashSet<>();
-    int nonEmptyChecked = 0;
+    // where moved pods may go: Ready, not being deleted, not cordoned, started (and not removed by this plan)
+    Drain drain = new Drain(now, sim, d -> destinationNodes.contains(d) && !notStarted.contains(d), budgets, unremovable);
     for (Candidate c : candidates) {
+      drain.consider(c);
+    }
+    // Unneeded timers: kept while a node stays removable, reset when it drops out.
+    Set<String> names = new HashSet<>();
+    List<UnneededNode> unneeded = new ArrayList<>();
+    for (Removable r : drain.removable) {
+      String name = r.node().getMetadata().getName();
+      names.add(name);
+      Instant since = state.unneededSince().computeIfAbsent(name, k -> now);
+      unneeded.add(new UnneededNode(name, r.group(), since, r.empty(), r.utilization()));
+    }
+    state.unneededSince().keySet().retainAll(names);
+    state.unremovableUntil().values().removeIf(t -> !now.isBefore(t));
+    return new Plan(List.copyOf(drain.removable), List.copyOf(unneeded), List.copyOf(unremovable));
+  }
+
+  /**
+   * Node {@code n} as a scale-down candidate with the pods that would move, or null when it is not one (the
+   * reason, if any, is added to {@code unremovable}).
+   */
+  private Candidate candidate(Instant now, SchedulingSimulation sim, Node n, Map<String, NodeGroup> groups, String group,
+      NodeFacts f, Set<String> placeholders, Set<String> notStarted, List<DrainRules.PdbBudget> budgets,
+      List<UnremovableNode> unremovable) {
+    String name = f.name();
+    if (group == null) {
+      return null;
+    }
+    if (notStarted.contains(name) || placeholders.contains(name)) {
+      return null;
+    }
+    if (f.beingDeleted()) {
+      unremovable.add(new UnremovableNode(name, UnremovableReason.CurrentlyBeingDeleted.name(), ""));
+      return null;
+    }
+    if (f.scaleDownDisabled()) {
+      unremovable.add(new UnremovableNode(name, UnremovableReason.ScaleDownDisabledAnnotation.name(), ""));
+      return null;
+    }
+    Instant until = state.unremovableUntil().get(name);
+    if (until != null && now.isBefore(until)) {
+      unremovable.add(new UnremovableNode(name, UnremovableReason.RecentlyUnremovable.name(), ""));
+      return null;
+    }
+    NodeGroup g = groups.get(group);
+    boolean ready = f.ready();
+    Utilization.Value u = sim.utilization(n, g.options().ignoreDaemonSetsUtilization() != null
+        ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
+    double threshold = u.gpu()
+        ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
+        : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());
+    if (ready && u.utilization() > threshold) {
+      unremovable.add(new UnremovableNode(name, UnremovableReason.NotUnderutilized.name(), ""));
+      return null;
+    }
+    List<Pod> toMove = new ArrayList<>();
+    String blocked = null;
+    for (Pod p : sim.podsOn(name)) {
+      Drainability d = rules.classify(p, budgets, now);
+      if (d instanceof Drainability.Blocked b) {
+        blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+        if (b.reason() == BlockingReason.BlockedByOnCompletionPod) {
+          unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByOnCompletionPod.name(), blocked));
+          blocked = "";
+        }
+        break;
+      }
+      if (d instanceof Drainability.Movable) {
+        toMove.add(p);
+      }
+    }
+    if (blocked != null) {
+      if (!blocked.isEmpty()) {
+        unremovable.add(new UnremovableNode(name, UnremovableReason.BlockedByPod.name(), blocked));
+      }
+      return null;
+    }
+    long realPods = 0;
+    for (Pod p : toMove) {
+      if (!VirtualPods.isVirtual(p)) {
+        realPods++;
+      }
+    }
+    return new Candidate(n, group, u.utilization(), ready, toMove, EvictionCost.ofNode(toMove), realPods);
+  }
+
+  /** The drain simulations of one plan, candidate by candidate in disruption-cost order. */
+  private final class Drain {
+    final Instant now;
+    final SchedulingSimulation sim;
+    final java.util.function.Predicate<String> destination;
+    final List<DrainRules.PdbBudget> budgets;
+    final List<UnremovableNode> unremovable;
+    final List<Removable> removable = new ArrayList<>();
+    final Set<String> removed = new HashSet<>();
+    // UIDs of pods an earlier removable candidate's simulation placed elsewhere: they must move again if their new node goes.
+    final Set<String> moved = new HashSet<>();
+    int nonEmptyChecked;
+
+    Drain(Instant now, SchedulingSimulation sim, java.util.function.Predicate<String> destination,
+        List<DrainRules.PdbBudget> budgets, List<UnremovableNode> unremovable) {
+      this.now = now;
+      this.sim = sim;
+      this.destination = destination;
+      this.budgets = budgets;
+      this.unremovable = unremovable;
+    }
+
+    void consider(Candidate c) {
       String name = c.node().getMetadata().getName();
       List<Pod> toMove = new ArrayList<>(c.podsToMove());
       if (!moved.isEmpty()) {
@@ -169,7 +218,7 @@ public final class ScaleDownPlanner {
       if (!c.podsToMove().isEmpty()) {
         if (nonEmptyChecked >= Math.max(options.scaleDownNonEmptyCandidatesCount(), 1)) {
           unremovable.add(new UnremovableNode(name, UnremovableReason.NodeGroupMaxDeletionCountReached.name(), "candidate limit"));
-          continue;
+          return;
         }
         nonEmptyChecked++;
       }
@@ -205,18 +254,6 @@ public final class ScaleDownPlanner {
             failedPod != null && failedPod.contains("/capacity-buffer-") ? "" : failedPod == null ? "" : failedPod));
       }
     }
-    // Unneeded timers: kept while a node stays removable, reset when it drops out.
-    Set<String> names = new HashSet<>();
-    List<UnneededNode> unneeded = new ArrayList<>();
-    for (Removable r : removable) {
-      String name = r.node().getMetadata().getName();
-      names.add(name);
-      Instant since = state.unneededSince().computeIfAbsent(name, k -> now);
-      unneeded.add(new UnneededNode(name, r.group(), since, r.empty(), r.utilization()));
-    }
-    state.unneededSince().keySet().retainAll(names);
-    state.unremovableUntil().values().removeIf(t -> !now.isBefore(t));
-    return new Plan(List.copyOf(removable), List.copyOf(unneeded), List.copyOf(unremovable));
   }
 
   /** True while deletion is in cooldown (§4.1). */
