@@ -58,13 +58,19 @@ public interface BufferClusterView {
 
   /**
    * A token of the part of {@code pod} that template extraction reads (labels, annotations, and the spec except
-   * {@code nodeName}, which the scalable translator clears): two reads of a pod with the same UID and the same
-   * non-null token have equal such content. Null when the view cannot tell, which disables reuse. The default
-   * is {@code metadata.resourceVersion}, which the API server changes with every write of the object.
+   * {@code nodeName}, which the scalable translator clears): two pods read with the same non-null token — the same
+   * pod twice, or two pods — have equal such content. Null when the view cannot tell, which disables reuse. The
+   * default is the pod's UID with its {@code metadata.resourceVersion}, which the API server changes with every
+   * write of the object, so only reads of one pod version share it. A view that knows pods were made from one
+   * template (the simulator) may give them one token, so that a new newest pod of a workload reuses the template.
    */
   default String podTemplateVersion(Pod pod) {
-    String rv = pod.getMetadata() == null ? null : pod.getMetadata().getResourceVersion();
-    return rv == null || rv.isEmpty() ? null : rv;
+    if (pod.getMetadata() == null) {
+      return null;
+    }
+    String uid = pod.getMetadata().getUid();
+    String rv = pod.getMetadata().getResourceVersion();
+    return uid == null || uid.isEmpty() || rv == null || rv.isEmpty() ? null : uid + "@" + rv;
   }
 
   /** The ResourceQuotas of the namespace (any order; core sorts by name). */

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * yields exactly what the plain computation would:
  *
  * <ul>
- *   <li>the managed template of a buffer sized from a live pod (§3.3 step 1): when the pod (same UID, same
+ *   <li>the managed template of a buffer sized from a live pod (§3.3 step 1): when the pod's content (same
  *       {@link BufferClusterView#podTemplateVersion}) and the stored managed template (same resourceVersion) are
  *       the ones of an earlier upsert whose stored template was semantically equal to the desired one, the upsert
  *       would again find them equal and write nothing, so its result is that stored template;</li>
@@ -40,7 +40,7 @@ public final class TranslationMemo {
     }
   }
 
-  private record LiveEntry(BufferClusterView view, ManagedTemplateStore store, String podUid, String podVersion,
+  private record LiveEntry(BufferClusterView view, ManagedTemplateStore store, String podVersion,
       String templateName, String templateVersion, PodTemplate managed) {}
 
   private record StoredEntry(ManagedTemplateStore store, String version, Object canonical, PodTemplate template) {}
@@ -65,9 +65,8 @@ public final class TranslationMemo {
     if (e == null || e.view() != view || e.store() != store) {
       return null;
     }
-    String uid = uid(pod);
     String version = view.podTemplateVersion(pod);
-    if (uid == null || version == null || !uid.equals(e.podUid()) || !version.equals(e.podVersion())
+    if (version == null || !version.equals(e.podVersion())
         || !e.templateName().equals(ManagedTemplates.name(buffer.getMetadata().getName()))) {
       return null;
     }
@@ -89,18 +88,17 @@ public final class TranslationMemo {
       ManagedTemplates.Upserted upserted) {
     String key = key(buffer);
     live.remove(key);
-    String uid = uid(pod);
     String version = view.podTemplateVersion(pod);
     PodTemplate managed = upserted.stored();
     String templateVersion = managed.getMetadata() == null ? null : managed.getMetadata().getResourceVersion();
-    if (uid == null || version == null || templateVersion == null || templateVersion.isEmpty()
+    if (version == null || templateVersion == null || templateVersion.isEmpty()
         || !Objects.equals(managed.getMetadata().getName(), desired.getMetadata().getName())) {
       return;
     }
     if (upserted.written() && !ManagedTemplates.semanticallyEqual(managed.getTemplate(), desired.getTemplate())) {
       return;
     }
-    live.put(key, new LiveEntry(view, store, uid, version, managed.getMetadata().getName(), templateVersion, managed));
+    live.put(key, new LiveEntry(view, store, version, managed.getMetadata().getName(), templateVersion, managed));
   }
 
   /**
@@ -230,10 +228,5 @@ public final class TranslationMemo {
 
   private static String key(CapacityBuffer b) {
     return b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
-  }
-
-  private static String uid(Pod pod) {
-    String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
-    return uid == null || uid.isEmpty() ? null : uid;
   }
 }

@@ -302,12 +302,13 @@ public final class SimBuffers {
     }
 
     /**
-     * The pod's UID: a simulated pod's labels, annotations and spec never change after creation except
-     * {@code spec.nodeName} on binding (see {@code SimPod}'s mutators), so the UID versions its template content.
+     * The pod's {@link SimPod#templateToken()}: pods of one workload template share it, so a new newest pod reuses
+     * the managed template extracted from an earlier one. Null for a pod no longer in the cluster.
      */
     @Override
     public String podTemplateVersion(Pod pod) {
-      return pod.getMetadata().getUid();
+      SimPod p = cluster.pod(pod.getMetadata().getUid());
+      return p == null || p.pod() != pod ? null : p.templateToken();
     }
 
     @Override

@@ -62,6 +62,9 @@ public final class SimCluster {
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
   private final Map<String, long[]> ownerVersions = new java.util.HashMap<>();
   private final List<Consumer<SimPod>> podListListeners = new ArrayList<>();
+  /** Template tokens by template object (identity), then namespace, priority and labels. */
+  private final Map<PodSpec, Map<List<Object>, String>> templateTokens = new java.util.IdentityHashMap<>();
+  private long templateSeq;
 
   /** A cluster over the given engine. */
   public SimCluster(EventQueue events, WaitRecorder waits) {
@@ -218,6 +221,8 @@ public final class SimCluster {
     SimPod p = new SimPod(seq, pod, origin, owner, priority, preexisting ? PREEXISTING_MILLIS : clock.millis(),
         EffectiveRequests.of(spec), preexisting);
     p.compiled(compiler.compile(pod));
+    p.templateToken(templateTokens.computeIfAbsent(template, t -> new HashMap<>())
+        .computeIfAbsent(List.of(namespace, priority, meta.getLabels()), k -> "template-" + (++templateSeq)));
     pods.put(p.uid(), p);
     liveNames.add(namespace + "/" + pod.getMetadata().getName());
     pending.put(p.uid(), p);

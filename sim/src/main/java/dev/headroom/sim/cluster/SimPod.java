@@ -70,6 +70,21 @@ public final class SimPod {
     this.requests = requests;
   }
 
+  private String templateToken;
+
+  /**
+   * Equal for pods made from one template object with the same priority and labels: their labels, annotations
+   * and spec (but {@code nodeName}) are equal and never change (see the mutators), so a buffer's template extracted
+   * from one of them fits them all.
+   */
+  public String templateToken() {
+    return templateToken;
+  }
+
+  void templateToken(String token) {
+    this.templateToken = token;
+  }
+
   /** Creation sequence number in the cluster (1, 2, ...): the order of {@link SimCluster#pods()}. */
   public long seq() {
     return seq;
