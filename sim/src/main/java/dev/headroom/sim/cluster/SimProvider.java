@@ -39,6 +39,8 @@ public final class SimProvider implements NodeGroupProvider {
     final Deque<Long> stopped = new ArrayDeque<>();
     /** Nodes named so far: names carry a zero-padded serial, so they sort in the order nodes were created. */
     int named;
+    /** Nodes of the group in the cluster now. */
+    int live;
 
     Group(NodeGroup spec) {
       this.spec = spec;
@@ -54,6 +56,8 @@ public final class SimProvider implements NodeGroupProvider {
   private final long jitterMillis;
   private final CostLedger ledger;
   private final Map<String, Group> groups = new LinkedHashMap<>();
+  /** The group of each node object this provider made and has not deleted (the autoscaler asks every loop). */
+  private final Map<Node, String> groupOfNode = new java.util.IdentityHashMap<>();
   private int liveNodes;
   private int peakNodes;
   private final Map<String, Integer> peakPerGroup = new TreeMap<>();
@@ -99,8 +103,12 @@ public final class SimProvider implements NodeGroupProvider {
 
   @Override
   public Optional<String> nodeGroupOf(Node node) {
-    Map<String, String> labels = node.getMetadata().getLabels();
-    String id = labels == null ? null : labels.get(NodeGroupLabels.NODE_GROUP);
+    String id = groupOfNode.get(node);
+    if (id == null) {
+      // not an object this provider made: its group label says
+      Map<String, String> labels = node.getMetadata().getLabels();
+      id = labels == null ? null : labels.get(NodeGroupLabels.NODE_GROUP);
+    }
     return id != null && groups.containsKey(id) ? Optional.of(id) : Optional.empty();
   }
 
@@ -190,6 +198,8 @@ public final class SimProvider implements NodeGroupProvider {
 
   private void remove(Group g, SimNode n) {
     cluster.deleteNode(n);
+    groupOfNode.remove(n.node());
+    g.live--;
     ledger.running(n.requestedAt(), n.deletedAt(), g.spec.pricePerHour());
     g.target--;
     liveNodes--;
@@ -202,10 +212,11 @@ public final class SimProvider implements NodeGroupProvider {
     } while (cluster.node(name) != null);
     Node node = NodeObjects.create(g.spec.template(), g.spec.id(), name, VirtualClock.at(cluster.clock().millis()), false);
     SimNode n = cluster.addNode(node, g.spec.id(), warm, g.allocatable);
+    groupOfNode.put(node, g.spec.id());
+    g.live++;
     liveNodes++;
     peakNodes = Math.max(peakNodes, liveNodes);
-    int inGroup = (int) cluster.nodes().stream().filter(x -> x.group().equals(g.spec.id())).count();
-    peakPerGroup.merge(g.spec.id(), inGroup, Math::max);
+    peakPerGroup.merge(g.spec.id(), g.live, Math::max);
     return n;
   }
 
