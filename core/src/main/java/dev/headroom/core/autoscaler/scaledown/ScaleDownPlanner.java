@@ -84,8 +84,9 @@ public final class ScaleDownPlanner {
     }
     List<Candidate> candidates = new ArrayList<>();
     for (Node n : nodes) {
-      Candidate c = candidate(now, sim, n, groups, groupOfNode.get(facts.get(n).name()), facts.get(n), placeholders,
-          notStarted, budgets, unremovable);
+      NodeFacts f = facts.get(n);
+      Candidate c = candidate(now, sim, n, groups, groupOfNode.get(f.name()), f, placeholders, notStarted, budgets,
+          unremovable);
       if (c != null) {
         candidates.add(c);
       }

@@ -53,18 +53,14 @@ public final class Utilization {
   /** The utilisation of a node from its request sums (DaemonSet/mirror sums apart only when they are ignored). */
   public static Value of(SchedulingSimulation.NodeRequests r, java.util.function.ToLongFunction<String> allocatable) {
     long gpuAlloc = allocatable.applyAsLong(GPU);
-    if (gpuAlloc > 0) {
-      return new Value((double) r.gpu() / gpuAlloc, true);
-    }
-    return of(r, allocatable.applyAsLong("cpu"), allocatable.applyAsLong("memory"), 0);
+    return of(r.cpu(), r.memory(), r.gpu(), r.daemonSetCpu(), r.daemonSetMemory(),
+        gpuAlloc > 0 ? 0 : allocatable.applyAsLong("cpu"), gpuAlloc > 0 ? 0 : allocatable.applyAsLong("memory"), gpuAlloc);
   }
 
-  /** As {@link #of(SchedulingSimulation.NodeRequests, java.util.function.ToLongFunction)}, with the three allocatable milli-values given. */
-  public static Value of(SchedulingSimulation.NodeRequests r, long cpuAllocatable, long memoryAllocatable, long gpuAllocatable) {
-    return of(r.cpu(), r.memory(), r.gpu(), r.daemonSetCpu(), r.daemonSetMemory(), cpuAllocatable, memoryAllocatable, gpuAllocatable);
-  }
-
-  /** The same from the request sums' parts (DaemonSet/mirror sums 0 unless they are set apart). */
+  /**
+   * The same from the request sums' parts (DaemonSet/mirror sums 0 unless they are set apart) and the node's
+   * allocatable milli-values: GPU utilisation when the node has GPUs, else the larger of CPU and memory.
+   */
   public static Value of(long cpu, long memory, long gpu, long daemonSetCpu, long daemonSetMemory,
       long cpuAllocatable, long memoryAllocatable, long gpuAllocatable) {
     if (gpuAllocatable > 0) {
