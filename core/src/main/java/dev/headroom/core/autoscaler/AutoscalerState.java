@@ -81,6 +81,47 @@ public final class AutoscalerState {
     lastScaleDownFailure = now;
   }
 
+  /**
+   * What an iteration leaves for the next one to read, as a value: scale-up requests, unneeded and unremovable
+   * timers and the cooldown clocks (group backoff is left out: only a scale-up reads it, at the time it runs).
+   */
+  public record Memory(Map<String, ScaleUpRequest> scaleUpRequests, Map<String, Instant> unneededSince,
+      Map<String, Instant> unremovableUntil, Instant lastScaleUp, Instant lastScaleDownDelete,
+      Instant lastScaleDownFailure) {}
+
+  /** A copy of what this state remembers now (compare two to see whether an iteration changed it). */
+  public Memory memory() {
+    return new Memory(Map.copyOf(scaleUpRequests), Map.copyOf(unneededSince), Map.copyOf(unremovableUntil), lastScaleUp,
+        lastScaleDownDelete, lastScaleDownFailure);
+  }
+
+  /**
+   * True when one of this state's clocks is reached between {@code since} (exclusive) and {@code now}
+   * (inclusive): an unremovable node's recheck time, an unneeded node's removal time, a scale-up request's
+   * expiry or the end of a scale-down cooldown. While no clock is reached, an iteration at {@code now} reads
+   * the clocks as one at {@code since} did: on an unchanged cluster, after an iteration that acted on nothing
+   * and left the state as it found it, it would decide the same nothing (the simulator skips such loops).
+   */
+  public boolean clockReached(Instant since, Instant now, AutoscalerOptions options) {
+    if (!unneededSince.isEmpty() || !scaleUpRequests.isEmpty()) {
+      // their times have per-group overrides: while any is kept, count its clock as running
+      return true;
+    }
+    for (Instant t : unremovableUntil.values()) {
+      if (crosses(t, since, now)) {
+        return true;
+      }
+    }
+    return lastScaleUp != null && crosses(lastScaleUp.plus(options.scaleDownDelayAfterAdd()), since, now)
+        || lastScaleDownDelete != null && crosses(lastScaleDownDelete.plus(options.scaleDownDelayAfterDelete()), since, now)
+        || lastScaleDownFailure != null && crosses(lastScaleDownFailure.plus(options.scaleDownDelayAfterFailure()), since, now);
+  }
+
+  /** True when a test {@code x.isBefore(t)} gives different answers at {@code since} and {@code now}. */
+  private static boolean crosses(Instant t, Instant since, Instant now) {
+    return since.isBefore(t) != now.isBefore(t);
+  }
+
   /** Loop counter (seeds the loop's random source). */
   long nextLoop() {
     return loops++;

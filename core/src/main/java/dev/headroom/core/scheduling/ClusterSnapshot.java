@@ -112,8 +112,24 @@ public final class ClusterSnapshot {
     if (top.parent == null) {
       throw new IllegalStateException("revert without fork");
     }
+    Layer dropped = top;
     top = top.parent;
     depth--;
+    recycle(dropped);
+  }
+
+  /** A dropped or folded layer's state array, emptied, for the next layer that writes (forks are frequent). */
+  private NodeState[] spareStates;
+
+  private void recycle(Layer dropped) {
+    NodeState[] a = dropped.states;
+    if (a != null) {
+      dropped.states = null;
+      Arrays.fill(a, null);
+      if (spareStates == null || a.length > spareStates.length) {
+        spareStates = a;
+      }
+    }
   }
 
   /** Drops every layer above the base: the snapshot as it was before the first open {@link #fork()}. */
@@ -160,6 +176,7 @@ public final class ClusterSnapshot {
     p.lastMatchIndex = c.lastMatchIndex;
     top = p;
     depth--;
+    recycle(c);
   }
 
   /** Number of open forks. */
@@ -225,7 +242,9 @@ public final class ClusterSnapshot {
     if (i < 0) {
       return null;
     }
-    for (CompiledPod p : state(i).pods) {
+    NodeState s = state(i);
+    for (int k = 0; k < s.podCount; k++) {
+      CompiledPod p = s.pod(k);
       if (p.uid().equals(uid)) {
         return p;
       }
@@ -236,13 +255,13 @@ public final class ClusterSnapshot {
   /** The pods on node {@code index}, in insertion order (unmodifiable). */
   public List<CompiledPod> podsOn(int index) {
     checkIndex(index);
-    return Collections.unmodifiableList(state(index).pods);
+    return state(index).podList();
   }
 
   /** Number of pods on node {@code index}. */
   public int podCountOn(int index) {
     checkIndex(index);
-    return state(index).pods.size();
+    return state(index).podCount;
   }
 
   /** Sum of effective requests of resource {@code resourceId} on node {@code index}, milli-units. */
@@ -316,18 +335,19 @@ public final class ClusterSnapshot {
     }
     int id = addNode(node);
     NodeState source = from.state(fromIndex);
-    if (source.pods.isEmpty()) {
+    if (source.podCount == 0) {
       return id;
     }
     if (!counterDefs.isEmpty()) {
-      for (CompiledPod p : source.pods) {
-        addPod(p, id);
+      for (int k = 0; k < source.podCount; k++) {
+        addPod(source.pod(k), id);
       }
       return id;
     }
-    NodeState copy = source.copy();
+    NodeState copy = source.detachedCopy();
     top.writeState(id, copy);
-    for (CompiledPod p : copy.pods) {
+    for (int j = 0; j < copy.podCount; j++) {
+      CompiledPod p = copy.pod(j);
       Integer was = top.podNodes.put(p.uid(), boxed(id));
       if (was != null && was >= 0) {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
@@ -387,7 +407,7 @@ public final class ClusterSnapshot {
     if (isRemoved(index)) {
       throw new IllegalArgumentException("node " + index + " already removed");
     }
-    for (CompiledPod p : new ArrayList<>(state(index).pods)) {
+    for (CompiledPod p : new ArrayList<>(state(index).podList())) {
       removePod(p.uid());
     }
     CompiledNode node = nodes[index];
@@ -479,19 +499,19 @@ public final class ClusterSnapshot {
   public void removePodsOn(int index) {
     checkIndex(index);
     NodeState s = state(index);
-    if (s.pods.isEmpty()) {
+    if (s.podCount == 0) {
       return;
     }
     if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
-      for (CompiledPod p : new ArrayList<>(s.pods)) {
+      for (CompiledPod p : new ArrayList<>(s.podList())) {
         removePod(p.uid());
       }
       return;
     }
-    for (int k = 0; k < s.pods.size(); k++) {
-      top.podNodes.remove(s.pods.get(k).uid());
+    for (int k = 0; k < s.podCount; k++) {
+      top.podNodes.remove(s.pod(k).uid());
     }
-    top.podTotal -= s.pods.size();
+    top.podTotal -= s.podCount;
     top.writeState(index, new NodeState(new long[resources.size()]));
     markRemoval(index);
   }
@@ -688,7 +708,7 @@ public final class ClusterSnapshot {
     }
     // 6 NodeResourcesFit
     Reason fit = null;
-    if (s.pods.size() + 1L > node.maxPods()) {
+    if (s.podCount + 1L > node.maxPods()) {
       fit = fail(messages, Reason.TOO_MANY_PODS, Reason.TOO_MANY_PODS.message());
       if (messages == null) {
         return fit;
@@ -1222,7 +1242,8 @@ public final class ClusterSnapshot {
 
   private int matching(CounterDef def, NodeState s) {
     int n = 0;
-    for (CompiledPod p : s.pods) {
+    for (int k = 0; k < s.podCount; k++) {
+      CompiledPod p = s.pod(k);
       if (def.matches(this, p)) {
         n += def.multiplicity(p);
       }
@@ -1390,26 +1411,54 @@ public final class ClusterSnapshot {
 
   /** Mutable aggregates of one node in one layer. */
   private static final class NodeState {
+    private static final CompiledPod[] NO_PODS = new CompiledPod[0];
+
     long[] requested;
     /** Request sums of the virtual pods, and of the DaemonSet and mirror pods (null: none). */
     long[] virtualRequested;
     long[] apartRequested;
-    ArrayList<CompiledPod> pods = new ArrayList<>(4);
+    /**
+     * The node's pods in insertion order: the first {@code podCount} entries of {@code pods}. A state copied for a
+     * fork shares the array of the state it copies ({@code sharedPods}) and appends in place past its own count:
+     * only the top layer writes, and a lower layer reads no further than its own count, so what it sees never
+     * changes. A removal from a shared array copies it first.
+     */
+    CompiledPod[] pods = NO_PODS;
+    int podCount;
+    boolean sharedPods;
     ArrayList<HostPort> ports;
 
     NodeState(long[] requested) {
       this.requested = requested;
     }
 
-    NodeState copy() {
+    /** A copy for the top layer of the same snapshot (shares the pod array). */
+    NodeState forkCopy() {
       NodeState s = new NodeState(requested.clone());
       s.virtualRequested = virtualRequested == null ? null : virtualRequested.clone();
       s.apartRequested = apartRequested == null ? null : apartRequested.clone();
-      // a copy is made to be written: room for a few more pods without growing
-      s.pods = new ArrayList<>(pods.size() + 4);
-      s.pods.addAll(pods);
+      s.pods = pods;
+      s.podCount = podCount;
+      s.sharedPods = true;
       s.ports = ports == null ? null : new ArrayList<>(ports);
       return s;
+    }
+
+    /** A copy sharing nothing (for another snapshot). */
+    NodeState detachedCopy() {
+      NodeState s = forkCopy();
+      s.pods = Arrays.copyOf(pods, podCount);
+      s.sharedPods = false;
+      return s;
+    }
+
+    CompiledPod pod(int k) {
+      return pods[k];
+    }
+
+    /** The pods as an unmodifiable list (a view: it sees later changes to this state). */
+    List<CompiledPod> podList() {
+      return podCount == 0 ? List.of() : Collections.unmodifiableList(Arrays.asList(pods).subList(0, podCount));
     }
 
     void add(CompiledPod p) {
@@ -1419,7 +1468,11 @@ public final class ClusterSnapshot {
       } else if (p.isDaemonSetOrMirror()) {
         apartRequested = plus(apartRequested, p, 1);
       }
-      pods.add(p);
+      if (podCount == pods.length) {
+        pods = Arrays.copyOf(pods, podCount + Math.max(4, podCount >> 1));
+        sharedPods = false;
+      }
+      pods[podCount++] = p;
       if (!p.hostPorts().isEmpty()) {
         if (ports == null) {
           ports = new ArrayList<>();
@@ -1438,10 +1491,15 @@ public final class ClusterSnapshot {
     }
 
     CompiledPod remove(String uid) {
-      for (int i = 0; i < pods.size(); i++) {
-        CompiledPod p = pods.get(i);
+      for (int i = 0; i < podCount; i++) {
+        CompiledPod p = pods[i];
         if (p.uid().equals(uid)) {
-          pods.remove(i);
+          if (sharedPods) {
+            pods = Arrays.copyOf(pods, pods.length);
+            sharedPods = false;
+          }
+          System.arraycopy(pods, i + 1, pods, i, podCount - i - 1);
+          pods[--podCount] = null;
           requested = plus(requested, p, -1);
           if (p.isVirtual()) {
             virtualRequested = plus(virtualRequested, p, -1);
@@ -1459,7 +1517,7 @@ public final class ClusterSnapshot {
   }
 
 
-  private static final class Layer {
+  private final class Layer {
     final Layer parent;
     int nodeCount;
     int liveNodes;
@@ -1485,7 +1543,13 @@ public final class ClusterSnapshot {
 
     void writeState(int i, NodeState s) {
       if (states == null) {
-        states = new NodeState[Math.max(16, Math.max(i + 1, nodeCount))];
+        int size = Math.max(16, Math.max(i + 1, nodeCount));
+        if (spareStates != null && spareStates.length >= size) {
+          states = spareStates;
+          spareStates = null;
+        } else {
+          states = new NodeState[size];
+        }
       } else if (i >= states.length) {
         states = Arrays.copyOf(states, Math.max(i + 1, states.length * 2));
       }
@@ -1512,7 +1576,7 @@ public final class ClusterSnapshot {
     if (own != null) {
       return own;
     }
-    NodeState copy = stateAt(top.parent, i).copy();
+    NodeState copy = stateAt(top.parent, i).forkCopy();
     top.writeState(i, copy);
     return copy;
   }

@@ -64,10 +64,19 @@ public final class SchedulingCompiler {
    * Compiled pods by spec instance: pods that share one {@link PodSpec} object (the virtual pods of one buffer,
    * pods a generator or informer built from one template) and have equal namespace, labels and flags are
    * compiled once; only their identity (name, UID, controller) differs. The core never mutates specs.
+   * Each memo holds at most {@link #SPEC_MEMO_LIMIT} specs and starts over when full: a spec per pod (informer
+   * objects, the simulator's pods) never hits, and an unbounded memo would keep every pod ever compiled alive.
    */
   private final Map<PodSpec, CompiledPod> shapesBySpecInstance = new java.util.IdentityHashMap<>();
   /** As {@link #shapesBySpecInstance}, for pods compiled without their {@code spec.nodeName}. */
   private final Map<PodSpec, CompiledPod> detachedShapesBySpecInstance = new java.util.IdentityHashMap<>();
+  /** Most specs a spec-instance memo holds before it starts over. */
+  static final int SPEC_MEMO_LIMIT = 4096;
+
+  /** Specs the attached and the detached memo hold (tests). */
+  int specMemoSize() {
+    return Math.max(shapesBySpecInstance.size(), detachedShapesBySpecInstance.size());
+  }
 
   /** Everything the predicates read from a pod; equal keys mean one equivalence class. */
   record SchedulingKey(
@@ -230,6 +239,9 @@ public final class SchedulingCompiler {
     CompiledPod compiled = compileShape(pod, meta, spec, specNodeName, namespace, name, uid, labels, terminating, virtual,
         controller).daemonSetOrMirror(daemonSetOrMirror);
     if (same == null && pod.getSpec() != null) {
+      if (shapes.size() >= SPEC_MEMO_LIMIT) {
+        shapes.clear();
+      }
       shapes.put(spec, compiled);
     }
     return compiled;

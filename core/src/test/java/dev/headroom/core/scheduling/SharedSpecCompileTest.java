@@ -65,6 +65,29 @@ class SharedSpecCompileTest {
     assertThat(base.isVirtual()).isFalse();
   }
 
+  @Test
+  void specMemoIsBoundedAndStillSharesAfterStartingOver() {
+    Pod template = new PodBuilder().withNewMetadata().withName("t").withNamespace("ns").withLabels(Map.of("app", "x")).endMetadata()
+        .withNewSpec().addNewContainer().withName("c").withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+        .endResources().endContainer().endSpec().build();
+    SchedulingCompiler c = new SchedulingCompiler();
+    PodSpec shared = template.getSpec();
+    CompiledPod first = c.compile(withIdentity(template, shared, "s0", "s0", Map.of("app", "x"), Map.of()));
+    // a spec per pod, as informers and the simulator give them: far more than the memo holds
+    int perPod = 3 * SchedulingCompiler.SPEC_MEMO_LIMIT;
+    for (int i = 0; i < perPod; i++) {
+      PodSpec own = new io.fabric8.kubernetes.api.model.PodSpecBuilder(shared).build();
+      CompiledPod p = c.compile(withIdentity(template, own, "p" + i, "p" + i, Map.of("app", "x"), Map.of()));
+      assertThat(p.classId()).isEqualTo(first.classId());
+      assertThat(c.specMemoSize()).isLessThanOrEqualTo(SchedulingCompiler.SPEC_MEMO_LIMIT);
+    }
+    CompiledPod again = c.compile(withIdentity(template, shared, "s1", "s1", Map.of("app", "x"), Map.of()));
+    CompiledPod third = c.compile(withIdentity(template, shared, "s2", "s2", Map.of("app", "x"), Map.of()));
+    assertThat(again.classId()).isEqualTo(first.classId());
+    assertThat(third.requestMap()).isEqualTo(first.requestMap());
+    assertThat(third.uid()).isEqualTo("s2");
+  }
+
   private static Pod withIdentity(Pod template, PodSpec spec, String name, String uid, Map<String, String> labels, Map<String, String> annotations) {
     Pod p = new PodBuilder().withNewMetadata().withName(name).withUid(uid).withNamespace(template.getMetadata().getNamespace())
         .withLabels(labels).withAnnotations(annotations).endMetadata().build();

@@ -43,6 +43,8 @@ public final class SimCluster {
   private final EventQueue events;
   private final VirtualClock clock;
   private final SchedulingCompiler compiler = new SchedulingCompiler();
+  /** UIDs of pods marked for deletion and not yet gone. */
+  private final java.util.Set<String> terminating = new java.util.HashSet<>();
   private final ClusterSnapshot placement = new ClusterSnapshot(compiler);
   private final WaitRecorder waits;
   private final Map<String, SimNode> nodes = new TreeMap<>();
@@ -79,6 +81,11 @@ public final class SimCluster {
    */
   public long version() {
     return version;
+  }
+
+  /** True while a pod marked for deletion is still there (its grace period runs on the clock). */
+  public boolean anyTerminating() {
+    return !terminating.isEmpty();
   }
 
   /** Records an observable change made outside this class (pod nominations, buffer statuses). */
@@ -232,6 +239,7 @@ public final class SimCluster {
       podChanges.changed(x.pod());
       ownerChanged(x.owner());
       if (x.pod().getMetadata().getDeletionTimestamp() != null && x.state() != SimPod.State.GONE) {
+        terminating.add(x.uid());
         podListChanged(x);
       }
     });
@@ -292,6 +300,7 @@ public final class SimCluster {
       waits.record(p, clock.millis() - p.createdAt(), false);
     }
     p.gone();
+    terminating.remove(p.uid());
     version++;
     pods.remove(p.uid());
     liveNames.remove(p.namespace() + "/" + p.pod().getMetadata().getName());

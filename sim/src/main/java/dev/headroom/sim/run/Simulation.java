@@ -72,6 +72,7 @@ public final class Simulation {
   private boolean skipIdleLoops = true;
   private long loopVersion = -1;
   private boolean lastLoopIdle;
+  private java.time.Instant lastLoopAt;
   private long loopsRun;
   private long loopsSkipped;
 
@@ -212,42 +213,49 @@ public final class Simulation {
   }
 
   /**
-   * One autoscaler iteration. A loop is skipped only when the previous one was idle — nothing pending, no
-   * virtual pod needing capacity, no node unneeded, no scale-up in flight, no node provisioning — and nothing
-   * observable has changed since: the iteration would see the same inputs and decide nothing again.
+   * One autoscaler iteration. A loop is skipped only when it would repeat the previous one exactly: that one was
+   * idle — nothing pending, no virtual pod needing capacity, no node unneeded, no scale-up in flight, every node
+   * Ready — and left the autoscaler's memory as it found it; nothing observable changed since, no pod is
+   * terminating (its grace period runs on the clock), and none of the memory's clocks (unremovable rechecks,
+   * cooldowns) has been reached since (see {@link dev.headroom.core.autoscaler.AutoscalerState#clockReached}).
    */
   private void autoscale() {
-    if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion) {
+    java.time.Instant now = clock.instant();
+    if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion && !cluster.anyTerminating()
+        && !autoscaler.state().clockReached(lastLoopAt, now, autoscalerOptions)) {
       loopsSkipped++;
       return;
     }
-    IterationResult r = autoscaler.runOnce(clock.instant());
+    AutoscalerState.Memory before = skipIdleLoops ? autoscaler.state().memory() : null;
+    IterationResult r = autoscaler.runOnce(now);
     loopsRun++;
     for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
       scaleUps++;
       nodesAdded += d.delta();
     }
     nodesRemoved += r.scaleDown().size();
-    boolean buffersSettled = r.buffers().stream()
-        .allMatch(b -> b.onUpcomingNodes() == 0 && b.onNewNodes() == 0 && b.unschedulable() == 0);
-    boolean allReady = cluster.nodes().stream().allMatch(SimNode::ready);
-    lastLoopIdle = r.scaleUp().isEmpty() && r.scaleDown().isEmpty() && r.unneededNodes().isEmpty()
-        && r.pendingPods().total() == 0 && buffersSettled && allReady && autoscaler.state().scaleUpRequests().isEmpty()
-        && !timersRunning(clock.instant());
+    lastLoopIdle = skipIdleLoops && idle(r) && autoscaler.state().memory().equals(before);
+    lastLoopAt = now;
     loopVersion = cluster.version();
   }
 
-  /**
-   * True while a clock of the autoscaler's state could change the next iteration's outcome on unchanged inputs:
-   * a scale-down cooldown or an unremovable-node recheck that has not expired.
-   */
-  private boolean timersRunning(java.time.Instant now) {
-    AutoscalerState st = autoscaler.state();
-    AutoscalerOptions o = autoscalerOptions;
-    return st.lastScaleUp().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterAdd()))).orElse(false)
-        || st.lastScaleDownDelete().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterDelete()))).orElse(false)
-        || st.lastScaleDownFailure().map(t -> !now.isAfter(t.plus(o.scaleDownDelayAfterFailure()))).orElse(false)
-        || !st.unremovableUntil().isEmpty() || !st.unneededSince().isEmpty();
+  /** True when the iteration acted on nothing and found nothing to act on later. */
+  private boolean idle(IterationResult r) {
+    if (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty() || !r.unneededNodes().isEmpty() || r.pendingPods().total() != 0
+        || !autoscaler.state().scaleUpRequests().isEmpty()) {
+      return false;
+    }
+    for (IterationResult.BufferOutcome b : r.buffers()) {
+      if (b.onUpcomingNodes() != 0 || b.onNewNodes() != 0 || b.unschedulable() != 0) {
+        return false;
+      }
+    }
+    for (SimNode n : cluster.nodes()) {
+      if (!n.ready()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void every(long first, long period, long end, Phase phase, Runnable action) {
