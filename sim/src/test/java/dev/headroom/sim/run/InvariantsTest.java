@@ -120,4 +120,21 @@ class InvariantsTest {
       assertThat(skipping.loopsRun() + skipping.loopsSkipped()).isEqualTo(every.loopsRun());
     }
   }
+
+  @Test
+  void skippingOnTheDefaultScenarioChangesNothing() {
+    // three node groups, scale-downs with unremovable rechecks and cooldowns, balloons preempted with a delay
+    Scenario s = dev.headroom.sim.scenario.DefaultScenario.load();
+    long skipped = 0;
+    for (Scenario.Strategy st : s.strategies()) {
+      Simulation skipping = new Simulation(s, st, s.seed(), null);
+      Simulation every = new Simulation(s, st, s.seed(), null).everyLoop();
+      StrategyResult a = skipping.run();
+      StrategyResult b = every.run();
+      assertThat(a).as(st.name()).isEqualTo(b);
+      assertThat(skipping.loopsRun() + skipping.loopsSkipped()).isEqualTo(every.loopsRun());
+      skipped += skipping.loopsSkipped();
+    }
+    assertThat(skipped).isPositive();
+  }
 }
