@@ -156,6 +156,22 @@ public final class CompileCache {
     }
 
     /**
+     * The compiled form of {@code pod} of this kind when the cache holds a current one (counted as a use, as
+     * {@link #pod} counts it), else null; compiles nothing.
+     */
+    CompiledPod cachedPod(Kind kind, Pod pod) {
+      if (!live()) {
+        return null;
+      }
+      Entry<CompiledPod> e = pods.get(kind.ordinal()).get(pod);
+      if (e != null && (e.lastUsed == loop || ((PodStamp) e.stamp).matches(pod))) {
+        e.lastUsed = loop;
+        return e.value;
+      }
+      return null;
+    }
+
+    /**
      * The base the previous session kept, when this session may take it over (it is the next loop of the same
      * compiler); null otherwise.
      */

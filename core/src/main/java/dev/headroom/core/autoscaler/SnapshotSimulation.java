@@ -201,7 +201,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private void apply(ClusterSnapshot s, NodeChanges diff, BoundPods pods, Predicate<BoundPod> loadable,
       java.util.Set<String> changed) {
-    java.util.Set<String> dirty = dirtyNodes(s, pods, changed);
+    java.util.Set<String> dirty = dirtyNodes(s, pods, changed, loadable);
     List<Integer> refill = new ArrayList<>();
     for (String name : dirty) {
       int i = s.nodeIndex(name);
@@ -233,15 +233,27 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     }
   }
 
-  /** Names of the nodes a changed pod left (in the kept snapshot {@code s}) or joined (now), in that order. */
-  private static java.util.Set<String> dirtyNodes(ClusterSnapshot s, BoundPods pods, java.util.Set<String> changed) {
+  /**
+   * Names of the nodes a changed pod left (in the kept snapshot {@code s}) or joined (now), in that order. A
+   * pod that changed in place — still loaded on the same node, and the cache's current compiled form of it is
+   * the very one the snapshot holds (a status change of the same object) — leaves its node as it is: a refill
+   * would put the same compiled pod back at the same place (a pod keeps its place in the order while it exists).
+   */
+  private java.util.Set<String> dirtyNodes(ClusterSnapshot s, BoundPods pods, java.util.Set<String> changed,
+      Predicate<BoundPod> loadable) {
     java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
     for (String uid : changed) {
       int was = s.nodeOfPod(uid);
+      BoundPod now = pods.byUid(uid);
+      if (was >= 0 && now != null && now.nodeName().equals(s.node(was).name()) && loadable.test(now)) {
+        CompiledPod held = s.pod(uid);
+        if (held != null && cache.cachedPod(CompileCache.Kind.AS_IS, now.pod()) == held) {
+          continue;
+        }
+      }
       if (was >= 0) {
         dirty.add(s.node(was).name());
       }
-      BoundPod now = pods.byUid(uid);
       if (now != null) {
         dirty.add(now.nodeName());
       }
@@ -259,7 +271,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     java.util.Set<String> dirty = java.util.Set.of();
     if (previous != null) {
       previous.revertAll();
-      dirty = dirtyNodes(previous, pods, changed);
+      dirty = dirtyNodes(previous, pods, changed, loadable);
     }
     ClusterSnapshot s = newSnapshot();
     List<CompiledNode> refill = new ArrayList<>();
