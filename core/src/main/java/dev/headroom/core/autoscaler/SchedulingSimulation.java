@@ -123,7 +123,11 @@ public interface SchedulingSimulation {
     return out;
   }
 
-  /** Places the pod on the first acceptable node that passes every predicate; the pod stays in the snapshot. */
+  /**
+   * Places the pod on the first acceptable node that passes every predicate; the pod stays in the snapshot. The
+   * same {@code acceptableNode} object must give the same answer for a node on every call it is passed to (pass a
+   * new object when the answers change): an implementation may remember them.
+   */
   Optional<String> schedule(Pod pod, Predicate<String> acceptableNode);
 
   /** O(1) fork. */

@@ -356,9 +356,33 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return out;
   }
 
-  /** The node filter of the last {@link #schedule} call and its form over snapshot indexes. */
+  /**
+   * The node filter of the last {@link #schedule} call. A caller passes one filter object for as long as its
+   * answers stand (a loop's destinations, one drain simulation's), so its answer for a node is asked once: kept
+   * per snapshot index with the node it was given for and the filter's round.
+   */
   private Predicate<String> lastFilter;
-  private java.util.function.IntPredicate lastIndexFilter;
+  private int filterRound;
+  private int[] verdictRound = new int[0];
+  private CompiledNode[] verdictNode = new CompiledNode[0];
+  private boolean[] verdict = new boolean[0];
+  private final java.util.function.IntPredicate indexFilter = this::acceptable;
+
+  private boolean acceptable(int i) {
+    CompiledNode n = snapshot.node(i);
+    if (i >= verdict.length) {
+      int size = Math.max(i + 1, verdict.length * 2);
+      verdictRound = java.util.Arrays.copyOf(verdictRound, size);
+      verdictNode = java.util.Arrays.copyOf(verdictNode, size);
+      verdict = java.util.Arrays.copyOf(verdict, size);
+    }
+    if (verdictRound[i] != filterRound || verdictNode[i] != n) {
+      verdictRound[i] = filterRound;
+      verdictNode[i] = n;
+      verdict[i] = lastFilter.test(n.name());
+    }
+    return verdict[i];
+  }
   private int gpuId = -1;
   private int gpuIdCheckedAt = -1;
 
@@ -425,9 +449,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod c = movable(pod);
     if (acceptableNode != lastFilter) {
       lastFilter = acceptableNode;
-      lastIndexFilter = i -> acceptableNode.test(snapshot.node(i).name());
+      filterRound++;
     }
-    int i = snapshot.scheduleOnAnyNode(c, lastIndexFilter);
+    int i = snapshot.scheduleOnAnyNode(c, indexFilter);
     return i < 0 ? Optional.empty() : Optional.of(snapshot.node(i).name());
   }
 

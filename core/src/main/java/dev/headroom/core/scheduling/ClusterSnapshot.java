@@ -437,6 +437,10 @@ public final class ClusterSnapshot {
     if (nodeOfPod(pod.uid()) >= 0) {
       throw new IllegalArgumentException("pod " + pod.uid() + " already in the snapshot");
     }
+    addPodAt(pod, index);
+  }
+
+  private void addPodAt(CompiledPod pod, int index) {
     NodeState s = stateForWrite(index);
     s.add(pod);
     top.podNodes.put(pod.uid(), boxed(index));
@@ -571,7 +575,10 @@ public final class ClusterSnapshot {
     if (found < 0) {
       return -1;
     }
-    addPod(pod, found);
+    // a pod being placed is not in the snapshot (pending, virtual, or removed first when moved): checked by the
+    // tests' assertions only, since looking it up in every layer is a hash look-up per placement
+    assert nodeOfPod(pod.uid()) < 0 : "pod " + pod.uid() + " already in the snapshot";
+    addPodAt(pod, found);
     top.lastMatchIndex = found;
     return found;
   }

@@ -229,8 +229,10 @@ public final class ScaleDownPlanner {
       for (Pod p : toMove) {
         sim.removePod(p);
       }
+      // one filter object for this candidate's pods: its answers hold until the next candidate
+      java.util.function.Predicate<String> elsewhere = d -> destination.test(d) && !d.equals(name) && !removed.contains(d);
       for (Pod p : toMove) {
-        if (sim.schedule(p, d -> destination.test(d) && !d.equals(name) && !removed.contains(d)).isEmpty()) {
+        if (sim.schedule(p, elsewhere).isEmpty()) {
           ok = false;
           failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
           break;
