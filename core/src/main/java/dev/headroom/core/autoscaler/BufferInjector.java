@@ -76,7 +76,11 @@ public final class BufferInjector {
 
     /** All virtual pods, buffer by buffer. */
     public List<Pod> pods() {
-      List<Pod> out = new ArrayList<>();
+      int n = 0;
+      for (Entry e : entries) {
+        n += e.pods().size();
+      }
+      List<Pod> out = new ArrayList<>(n);
       for (Entry e : entries) {
         out.addAll(e.pods());
       }

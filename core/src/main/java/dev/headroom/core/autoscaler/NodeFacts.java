@@ -66,8 +66,8 @@ public record NodeFacts(String name, boolean ready, boolean beingDeleted, boolea
       }
       previous = java.util.Collections.unmodifiableMap(now);
       previousNodes = List.copyOf(nodes);
-      java.util.Set<String> ready = new java.util.HashSet<>();
-      java.util.Set<String> destinations = new java.util.HashSet<>();
+      java.util.Set<String> ready = new java.util.HashSet<>(nodes.size() * 2);
+      java.util.Set<String> destinations = new java.util.HashSet<>(nodes.size() * 2);
       Map<String, Node> names = new java.util.HashMap<>(nodes.size() * 2);
       for (Node n : nodes) {
         NodeFacts f = now.get(n);

@@ -371,7 +371,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   private boolean acceptable(int i) {
     CompiledNode n = snapshot.node(i);
     if (i >= verdict.length) {
-      int size = Math.max(i + 1, verdict.length * 2);
+      int size = Math.max(Math.max(i + 1, snapshot.nodeCount() + 16), verdict.length * 2);
       verdictRound = java.util.Arrays.copyOf(verdictRound, size);
       verdictNode = java.util.Arrays.copyOf(verdictNode, size);
       verdict = java.util.Arrays.copyOf(verdict, size);

@@ -1454,7 +1454,7 @@ public final class ClusterSnapshot {
     /** A copy sharing nothing (for another snapshot). */
     NodeState detachedCopy() {
       NodeState s = forkCopy();
-      s.pods = Arrays.copyOf(pods, podCount);
+      s.pods = Arrays.copyOf(pods, podCount + 4); // room for a fork's placements without a copy
       s.sharedPods = false;
       return s;
     }
