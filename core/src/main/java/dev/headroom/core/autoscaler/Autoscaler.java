@@ -545,49 +545,91 @@ public final class Autoscaler {
     if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(loop.now) && oldest != Instant.MIN) {
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, Set.of(), null);
     }
+    ScaleUpRun run = new ScaleUpRun(loop, real, virtual, currentNodeCount);
+    return run.run();
+  }
+
+  /**
+   * One scale-up phase: options per group, the expander's choice, the provider call, repeated while salvo
+   * scale-up allows. Its steps are methods of their own, so the JIT compiles small units.
+   */
+  private final class ScaleUpRun {
+    final Loop loop;
     // Per-pod reason counters: reason text -> count of groups.
-    Map<Pod, Map<String, Integer>> perPod = new IdentityHashMap<>();
-    List<Pod> all = new ArrayList<>(real);
-    all.addAll(virtual);
-    List<ScaleUpDecision> decisions = new ArrayList<>();
-    Map<Pod, ScaleUpDecision> triggered = new IdentityHashMap<>(all.size());
-    List<Pod> triggeredInOrder = new ArrayList<>();
-    Set<String> used = new HashSet<>();
-    Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
-        new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
-    boolean anyError = false;
-    int nodeCount = currentNodeCount;
-    boolean first = true;
-    while (!all.isEmpty()) {
+    final Map<Pod, Map<String, Integer>> perPod = new IdentityHashMap<>();
+    final List<Pod> all;
+    final List<ScaleUpDecision> decisions = new ArrayList<>();
+    final Map<Pod, ScaleUpDecision> triggered;
+    final List<Pod> triggeredInOrder = new ArrayList<>();
+    final Set<String> used = new HashSet<>();
+    boolean anyError;
+    int nodeCount;
+
+    ScaleUpRun(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
+      this.loop = loop;
+      this.all = new ArrayList<>(real);
+      all.addAll(virtual);
+      this.triggered = new IdentityHashMap<>(all.size());
+      this.nodeCount = currentNodeCount;
+    }
+
+    ScaleUpOutcome run() {
+      Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
+          new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
+      boolean first = true;
+      while (!all.isEmpty()) {
+        List<ExpansionOption> found = options(first);
+        first = false;
+        Optional<ExpansionOption> chosen = expanders.choose(found);
+        if (chosen.isEmpty() || !execute(chosen.get())) {
+          break;
+        }
+      }
+      Map<Pod, String> reasons = new IdentityHashMap<>();
+      for (Map.Entry<Pod, Map<String, Integer>> e : perPod.entrySet()) {
+        reasons.put(e.getKey(), formatReasons(e.getValue()));
+      }
+      ScaleUpResult result;
+      if (!decisions.isEmpty()) {
+        result = ScaleUpResult.ScaleUpSuccessful;
+      } else if (anyError) {
+        result = ScaleUpResult.ScaleUpError;
+      } else {
+        result = ScaleUpResult.ScaleUpNoOptionsAvailable;
+      }
+      return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), null);
+    }
+
+    /** The expansion options of the groups not used yet (real pods first when so configured). */
+    private List<ExpansionOption> options(boolean first) {
       List<List<Pod>> classes = loop.sim.equivalenceGroups(all);
-      List<ExpansionOption> options = new ArrayList<>();
+      List<ExpansionOption> found = new ArrayList<>();
       for (NodeGroup g : loop.groups.values()) {
         if (!used.contains(g.id())) {
           ExpansionOption option = expansionOption(loop, g, classes, all, first, perPod, nodeCount);
           if (option != null) {
-            options.add(option);
+            found.add(option);
           }
         }
       }
-      first = false;
-      if (this.options.realPodsFirst() && options.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
-        options.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
+      if (options.realPodsFirst() && found.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
+        found.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
       }
-      Optional<ExpansionOption> chosen = expanders.choose(options);
-      if (chosen.isEmpty()) {
-        break;
-      }
-      ExpansionOption o = chosen.get();
+      return found;
+    }
+
+    /** Scales the chosen option's group up; false when the phase stops here. */
+    private boolean execute(ExpansionOption o) {
       NodeGroup g = o.group();
       int delta = o.nodeCount();
-      if (this.options.maxNodesTotal() > 0 && delta > this.options.maxNodesTotal() - nodeCount) {
-        delta = this.options.maxNodesTotal() - nodeCount;
+      if (options.maxNodesTotal() > 0 && delta > options.maxNodesTotal() - nodeCount) {
+        delta = options.maxNodesTotal() - nodeCount;
         loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
-            String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, this.options.maxNodesTotal())));
+            String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
       }
       delta = Math.min(delta, g.maxSize() - g.targetSize());
       if (delta < 1) {
-        break;
+        return false;
       }
       int newSize = g.targetSize() + delta;
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
@@ -603,15 +645,18 @@ public final class Autoscaler {
         for (Pod p : o.pods()) {
           perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge("scale-up execution failed", 1, Integer::sum);
         }
-        if (!this.options.salvoScaleUp()) {
-          break;
-        }
-        continue;
+        return options.salvoScaleUp();
       }
-      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g).equals(Duration.ofMinutes(15)) ? this.options.maxNodeProvisionTime() : provisionTime(g));
+      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g).equals(Duration.ofMinutes(15)) ? options.maxNodeProvisionTime() : provisionTime(g));
       state.scaledUp(loop.now);
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
+      record(o, g, delta, newSize);
+      return options.salvoScaleUp();
+    }
+
+    /** Books a successful scale-up: the decision, the group's new size, the pods it helps. */
+    private void record(ExpansionOption o, NodeGroup g, int delta, int newSize) {
       int realCount = 0;
       int virtualCount = 0;
       for (Pod p : o.pods()) {
@@ -633,22 +678,7 @@ public final class Autoscaler {
         loop.placement.put(p, Placement.NEW);
       }
       all.removeIf(helped::contains);
-      if (!this.options.salvoScaleUp()) {
-        break;
-      }
     }
-    for (Map.Entry<Pod, Map<String, Integer>> e : perPod.entrySet()) {
-      reasons.put(e.getKey(), formatReasons(e.getValue()));
-    }
-    ScaleUpResult result;
-    if (!decisions.isEmpty()) {
-      result = ScaleUpResult.ScaleUpSuccessful;
-    } else if (anyError) {
-      result = ScaleUpResult.ScaleUpError;
-    } else {
-      result = ScaleUpResult.ScaleUpNoOptionsAvailable;
-    }
-    return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), null);
   }
 
   /** §3.2 group filtering. */
@@ -679,56 +709,57 @@ public final class Autoscaler {
   private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
     List<BufferOutcome> out = new ArrayList<>();
     for (BufferInjector.Entry e : injection.entries()) {
-      CapacityBuffer b = e.buffer();
-      long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
-      int existing = 0;
-      int upcomingOrNew = 0;
-      int upcomingOnly = 0;
-      int newOnly = 0;
-      int failed = 0;
-      for (Pod p : e.pods()) {
-        switch (loop.placement.getOrDefault(p, Placement.NONE)) {
-          case EXISTING -> existing++;
-          case UPCOMING -> { upcomingOrNew++; upcomingOnly++; }
-          case NEW -> { upcomingOrNew++; newOnly++; }
-          default -> failed++;
-        }
-      }
-      Condition capacity;
-      if (!e.injected()) {
-        capacity = CapacityAvailability.notEvaluated(gen);
-      } else {
-        Pod chunk = e.pods().get(0);
-        boolean feasible = false;
-        for (Node n : loop.nodes) {
-          if (loop.readyNodes.contains(n.getMetadata().getName()) && loop.sim.fitsEmptyNode(chunk, n)) {
-            feasible = true;
-            break;
-          }
-        }
-        if (!feasible) {
-          for (Node t : loop.templates.values()) {
-            if (loop.sim.fitsEmptyNode(chunk, t)) {
-              feasible = true;
-              break;
-            }
-          }
-        }
-        capacity = CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !feasible, null, gen);
-      }
-      List<Condition> conditions = StatusConditions.copy(b.getStatus().getConditions());
-      if (conditions == null) {
-        conditions = new ArrayList<>();
-      }
-      boolean changed = StatusConditions.set(conditions, e.provisioning(), loop.now);
-      changed |= StatusConditions.set(conditions, capacity, loop.now);
-      if (changed) {
-        statusWriter.writeConditions(b, conditions);
-      }
-      out.add(new BufferOutcome(b.getMetadata().getNamespace(), b.getMetadata().getName(), e.pods().size(), existing,
-          upcomingOnly, newOnly, failed, List.copyOf(conditions), changed));
+      out.add(bufferOutcome(loop, e));
     }
     return out;
+  }
+
+  /** Where a buffer's chunks went in this loop, its conditions, and the status write when they changed. */
+  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e) {
+    CapacityBuffer b = e.buffer();
+    long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
+    int existing = 0;
+    int upcomingOrNew = 0;
+    int upcomingOnly = 0;
+    int newOnly = 0;
+    int failed = 0;
+    for (Pod p : e.pods()) {
+      switch (loop.placement.getOrDefault(p, Placement.NONE)) {
+        case EXISTING -> existing++;
+        case UPCOMING -> { upcomingOrNew++; upcomingOnly++; }
+        case NEW -> { upcomingOrNew++; newOnly++; }
+        default -> failed++;
+      }
+    }
+    Condition capacity = !e.injected() ? CapacityAvailability.notEvaluated(gen)
+        : CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !fitsSomeEmptyNode(loop, e.pods().get(0)),
+            null, gen);
+    List<Condition> conditions = StatusConditions.copy(b.getStatus().getConditions());
+    if (conditions == null) {
+      conditions = new ArrayList<>();
+    }
+    boolean changed = StatusConditions.set(conditions, e.provisioning(), loop.now);
+    changed |= StatusConditions.set(conditions, capacity, loop.now);
+    if (changed) {
+      statusWriter.writeConditions(b, conditions);
+    }
+    return new BufferOutcome(b.getMetadata().getNamespace(), b.getMetadata().getName(), e.pods().size(), existing,
+        upcomingOnly, newOnly, failed, List.copyOf(conditions), changed);
+  }
+
+  /** True when {@code chunk} fits an empty Ready node of the cluster or an empty node of some group's template. */
+  private static boolean fitsSomeEmptyNode(Loop loop, Pod chunk) {
+    for (Node n : loop.nodes) {
+      if (loop.readyNodes.contains(n.getMetadata().getName()) && loop.sim.fitsEmptyNode(chunk, n)) {
+        return true;
+      }
+    }
+    for (Node t : loop.templates.values()) {
+      if (loop.sim.fitsEmptyNode(chunk, t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private IterationResult finish(Loop loop, ScaleUpResult result, List<ScaleUpDecision> up,
