@@ -196,7 +196,7 @@ public final class Autoscaler {
     List<Pod> virtual = injection.pods();
     lastVirtualPods = virtual.size();
     List<Pod> remainingReal = filterOutSchedulable(loop, real);
-    List<Pod> remainingVirtual = filterOutSchedulable(loop, virtual);
+    List<Pod> remainingVirtual = filterOutSchedulableVirtual(loop, injection);
     remainingReal.removeIf(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetPod);
     remainingReal.removeIf(p -> tooNew(p, now));
 
@@ -434,6 +434,33 @@ public final class Autoscaler {
         loop.placement.put(p, loop.placeholders.contains(node.get()) ? Placement.UPCOMING : Placement.EXISTING);
       } else {
         left.add(p);
+      }
+    }
+    return left;
+  }
+
+  /**
+   * As {@link #filterOutSchedulable} for the virtual pods, buffer by buffer in injection order (the order of
+   * {@link BufferInjector.Injection#pods()}): a buffer's chunks are one list the simulation may know from
+   * earlier loops.
+   */
+  private List<Pod> filterOutSchedulableVirtual(Loop loop, BufferInjector.Injection injection) {
+    List<Pod> left = new ArrayList<>();
+    Predicate<String> destination = loop::destination;
+    for (BufferInjector.Entry e : injection.entries()) {
+      List<Pod> pods = e.pods();
+      if (pods.isEmpty()) {
+        continue;
+      }
+      List<String> nodes = loop.sim.scheduleAll(pods, destination);
+      for (int k = 0; k < pods.size(); k++) {
+        Pod p = pods.get(k);
+        String node = nodes.get(k);
+        if (node != null) {
+          loop.placement.put(p, loop.placeholders.contains(node) ? Placement.UPCOMING : Placement.EXISTING);
+        } else {
+          left.add(p);
+        }
       }
     }
     return left;

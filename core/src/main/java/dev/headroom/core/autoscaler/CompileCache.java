@@ -58,6 +58,8 @@ public final class CompileCache {
   private long loop;
   private final List<Map<Object, Entry<CompiledPod>>> pods = new ArrayList<>();
   private final List<Map<Object, Entry<CompiledNode>>> nodes = new ArrayList<>();
+  /** Compiled forms of lists of pods nobody changes (virtual pods), by list object. */
+  private final Map<List<Pod>, Entry<CompiledPod[]>> podLists = new IdentityHashMap<>();
   private Session current;
   private Base base;
   private long baseReuses;
@@ -105,6 +107,7 @@ public final class CompileCache {
       nodes.get(i).values().removeIf(e -> e.lastUsed < oldest);
       live += pods.get(i).size() + nodes.get(i).size();
     }
+    podLists.values().removeIf(e -> e.lastUsed < oldest);
     // the kept base snapshot holds compiled pods of its own (reused without a look-up here)
     if (base != null) {
       live += base.snapshot().podCount();
@@ -117,6 +120,7 @@ public final class CompileCache {
         pods.get(i).clear();
         nodes.get(i).clear();
       }
+      podLists.clear();
     }
   }
 
@@ -169,6 +173,36 @@ public final class CompileCache {
         return e.value;
       }
       return null;
+    }
+
+    /**
+     * The compiled forms remembered for this very list, when it still holds the pods they were compiled from
+     * (checked by identity, element by element); else null. For pods nobody changes once made: their own state is
+     * not checked again.
+     */
+    CompiledPod[] cachedList(List<Pod> list) {
+      if (!live()) {
+        return null;
+      }
+      Entry<CompiledPod[]> e = podLists.get(list);
+      if (e == null || e.value.length != list.size()) {
+        return null;
+      }
+      CompiledPod[] c = e.value;
+      for (int k = 0; k < c.length; k++) {
+        if (c[k].pod() != list.get(k)) {
+          return null;
+        }
+      }
+      e.lastUsed = loop;
+      return c;
+    }
+
+    /** Remembers {@code compiled}, element {@code k} the compiled form of {@code list.get(k)}. */
+    void rememberList(List<Pod> list, CompiledPod[] compiled) {
+      if (live()) {
+        podLists.put(list, new Entry<>(null, compiled, loop));
+      }
     }
 
     /**

@@ -130,6 +130,20 @@ public interface SchedulingSimulation {
    */
   Optional<String> schedule(Pod pod, Predicate<String> acceptableNode);
 
+  /**
+   * Places the pods in order, each as {@link #schedule} would; element {@code k} of the result is the node pod
+   * {@code k} went to, or null. For pods without a node that nobody changes once made (a buffer's virtual pods:
+   * one list object holds the same pods loop after loop), so an implementation may keep their compiled forms by
+   * list.
+   */
+  default List<String> scheduleAll(List<Pod> pods, Predicate<String> acceptableNode) {
+    List<String> out = new java.util.ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      out.add(schedule(p, acceptableNode).orElse(null));
+    }
+    return out;
+  }
+
   /** O(1) fork. */
   void fork();
 

@@ -456,6 +456,28 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
+  public List<String> scheduleAll(List<Pod> pods, Predicate<String> acceptableNode) {
+    CompiledPod[] compiledPods = cache.cachedList(pods);
+    if (compiledPods == null) {
+      compiledPods = new CompiledPod[pods.size()];
+      for (int k = 0; k < compiledPods.length; k++) {
+        compiledPods[k] = movable(pods.get(k));
+      }
+      cache.rememberList(pods, compiledPods);
+    }
+    if (acceptableNode != lastFilter) {
+      lastFilter = acceptableNode;
+      filterRound++;
+    }
+    String[] out = new String[compiledPods.length];
+    for (int k = 0; k < compiledPods.length; k++) {
+      int i = snapshot.scheduleOnAnyNode(compiledPods[k], indexFilter);
+      out[k] = i < 0 ? null : snapshot.node(i).name();
+    }
+    return java.util.Arrays.asList(out);
+  }
+
+  @Override
   public void fork() {
     snapshot.fork();
   }
