@@ -89,4 +89,52 @@ class CompileCacheTest {
     CompileCache.Session later = cache.begin();
     assertThat(later.pod(CompileCache.Kind.AS_IS, p, later.compiler()::compile)).isNotSameAs(c);
   }
+
+  @Test
+  void keepsAListsCompiledPodsOnlyWhileTheListHoldsTheSamePods() {
+    CompileCache cache = new CompileCache();
+    Pod a = Fixtures.pod("a", "1", "1Gi", null);
+    Pod b = Fixtures.pod("b", "1", "1Gi", null);
+    java.util.List<Pod> list = new java.util.ArrayList<>(List.of(a, b));
+    CompileCache.Session s = cache.begin();
+    assertThat(s.cachedList(list)).isNull();
+    var compiled = new dev.headroom.core.scheduling.CompiledPod[] {s.compiler().compile(a), s.compiler().compile(b)};
+    s.rememberList(list, compiled);
+    CompileCache.Session next = cache.begin();
+    assertThat(next.cachedList(list)).isSameAs(compiled);
+    // another list object with the same pods is not the remembered list
+    assertThat(next.cachedList(new java.util.ArrayList<>(list))).isNull();
+    // the list changed in place: element by element, the forms no longer match
+    list.set(1, Fixtures.pod("c", "1", "1Gi", null));
+    assertThat(next.cachedList(list)).isNull();
+    list.add(b);
+    assertThat(next.cachedList(list)).isNull();
+  }
+
+  @Test
+  void schedulingAListPlacesLikeSchedulingItsPodsOneByOne() {
+    java.util.Random r = new java.util.Random(5);
+    for (int round = 0; round < 20; round++) {
+      List<Node> nodes = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        nodes.add(Fixtures.node("n" + i, "g", Integer.toString(2 + r.nextInt(4)), "16Gi", true, Fixtures.T0));
+      }
+      java.util.List<Pod> pods = new java.util.ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        pods.add(Fixtures.pod("v" + i, Integer.toString(1 + r.nextInt(2)), "1Gi", null));
+      }
+      java.util.function.Predicate<String> notN0 = n -> !n.equals("n0");
+      CompileCache cache = new CompileCache();
+      for (int loop = 0; loop < 2; loop++) {
+        SnapshotSimulation one = loop(new CompileCache(), nodes, List.of());
+        java.util.List<String> expected = new java.util.ArrayList<>();
+        for (Pod p : pods) {
+          expected.add(one.schedule(p, notN0).orElse(null));
+        }
+        SnapshotSimulation all = loop(cache, nodes, List.of());
+        // the second loop reads the compiled chunks remembered by the first
+        assertThat(all.scheduleAll(pods, notN0)).as("round %d loop %d", round, loop).isEqualTo(expected);
+      }
+    }
+  }
 }
