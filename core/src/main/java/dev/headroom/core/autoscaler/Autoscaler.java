@@ -429,14 +429,18 @@ public final class Autoscaler {
     List<Pod> left = new ArrayList<>();
     Predicate<String> destination = loop::destination;
     for (Pod p : pods) {
-      Optional<String> node = loop.sim.schedule(p, destination);
-      if (node.isPresent()) {
-        loop.placement.put(p, loop.placeholders.contains(node.get()) ? Placement.UPCOMING : Placement.EXISTING);
-      } else {
-        left.add(p);
-      }
+      book(loop, p, loop.sim.schedule(p, destination).orElse(null), left);
     }
     return left;
+  }
+
+  /** Records where a pod was placed (an upcoming placeholder or an existing node), or that it was left over. */
+  private static void book(Loop loop, Pod p, String node, List<Pod> left) {
+    if (node != null) {
+      loop.placement.put(p, loop.placeholders.contains(node) ? Placement.UPCOMING : Placement.EXISTING);
+    } else {
+      left.add(p);
+    }
   }
 
   /**
@@ -454,13 +458,7 @@ public final class Autoscaler {
       }
       List<String> nodes = loop.sim.scheduleAll(pods, destination);
       for (int k = 0; k < pods.size(); k++) {
-        Pod p = pods.get(k);
-        String node = nodes.get(k);
-        if (node != null) {
-          loop.placement.put(p, loop.placeholders.contains(node) ? Placement.UPCOMING : Placement.EXISTING);
-        } else {
-          left.add(p);
-        }
+        book(loop, pods.get(k), nodes.get(k), left);
       }
     }
     return left;
