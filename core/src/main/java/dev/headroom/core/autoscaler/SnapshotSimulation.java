@@ -71,8 +71,12 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod held = snapshot.pod(SchedulingCompiler.uidOf(p));
     String nodeName = p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()
         ? null : p.getSpec().getNodeName();
-    // the form the snapshot holds for this object, unless that is its moved (detached) form
-    return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName) ? held : compiler.compile(p);
+    boolean terminating = p.getMetadata() != null && p.getMetadata().getDeletionTimestamp() != null
+        && !p.getMetadata().getDeletionTimestamp().isEmpty();
+    // the form the snapshot holds for this object, unless that is its moved (detached) form or the object was
+    // marked for deletion since (terminating pods do not count for topology spread)
+    return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName)
+        && held.isTerminating() == terminating ? held : compiler.compile(p);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName} (no copy of the pod), so NodeName does not pin it. */
