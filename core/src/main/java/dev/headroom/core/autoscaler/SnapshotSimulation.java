@@ -71,12 +71,10 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     CompiledPod held = snapshot.pod(SchedulingCompiler.uidOf(p));
     String nodeName = p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()
         ? null : p.getSpec().getNodeName();
-    boolean terminating = p.getMetadata() != null && p.getMetadata().getDeletionTimestamp() != null
-        && !p.getMetadata().getDeletionTimestamp().isEmpty();
     // the form the snapshot holds for this object, unless that is its moved (detached) form or the object was
     // marked for deletion since (terminating pods do not count for topology spread)
     return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName)
-        && held.isTerminating() == terminating ? held : compiler.compile(p);
+        && held.isTerminating() == SchedulingCompiler.terminating(p.getMetadata()) ? held : compiler.compile(p);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName} (no copy of the pod), so NodeName does not pin it. */
@@ -372,6 +370,14 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   private boolean[] verdict = new boolean[0];
   private final java.util.function.IntPredicate indexFilter = this::acceptable;
 
+  /** Makes {@code acceptableNode} the filter {@link #indexFilter} asks; a new filter object starts a new round. */
+  private void useFilter(Predicate<String> acceptableNode) {
+    if (acceptableNode != lastFilter) {
+      lastFilter = acceptableNode;
+      filterRound++;
+    }
+  }
+
   private boolean acceptable(int i) {
     CompiledNode n = snapshot.node(i);
     if (i >= verdict.length) {
@@ -451,10 +457,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   @Override
   public Optional<String> schedule(Pod pod, Predicate<String> acceptableNode) {
     CompiledPod c = movable(pod);
-    if (acceptableNode != lastFilter) {
-      lastFilter = acceptableNode;
-      filterRound++;
-    }
+    useFilter(acceptableNode);
     int i = snapshot.scheduleOnAnyNode(c, indexFilter);
     return i < 0 ? Optional.empty() : Optional.of(snapshot.node(i).name());
   }
@@ -469,10 +472,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       }
       cache.rememberList(pods, compiledPods);
     }
-    if (acceptableNode != lastFilter) {
-      lastFilter = acceptableNode;
-      filterRound++;
-    }
+    useFilter(acceptableNode);
     String[] out = new String[compiledPods.length];
     for (int k = 0; k < compiledPods.length; k++) {
       int i = snapshot.scheduleOnAnyNode(compiledPods[k], indexFilter);

@@ -214,7 +214,7 @@ public final class SchedulingCompiler {
     String name = meta.getName() == null ? "" : meta.getName();
     String uid = uidOf(meta);
     Map<String, String> labels = intern(meta.getLabels());
-    boolean terminating = meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
+    boolean terminating = terminating(meta);
     Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     boolean virtual =
         CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
@@ -245,6 +245,11 @@ public final class SchedulingCompiler {
       shapes.put(spec, compiled);
     }
     return compiled;
+  }
+
+  /** True when the object carries a deletion timestamp: a terminating pod, as {@link CompiledPod#isTerminating()} reads it. */
+  public static boolean terminating(ObjectMeta meta) {
+    return meta != null && meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
   }
 
   private CompiledPod compileShape(Pod pod, ObjectMeta meta, PodSpec spec, String nodeName, String namespace, String name,
