@@ -5,13 +5,9 @@ import dev.headroom.core.autoscaler.Autoscaler;
 import dev.headroom.core.autoscaler.ClusterView;
 import dev.headroom.core.autoscaler.IterationResult;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
-import io.fabric8.kubernetes.api.model.Node;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +33,6 @@ public final class AutoscalerLoop implements AutoCloseable {
   private final Clock clock;
   private final Ticker ticker;
   private final Duration interval;
-  private final Duration maxNodeStartupTime;
   private final BooleanSupplier ready;
   private Iteration current;
   private ScheduledExecutorService executor;
@@ -50,14 +45,13 @@ public final class AutoscalerLoop implements AutoCloseable {
    * @param ready false while the informer caches have not synced (iterations are skipped)
    */
   public AutoscalerLoop(Supplier<Iteration> factory, PhaseTimer timer, AutoscalerMetrics metrics, Clock clock, Ticker ticker,
-      Duration interval, Duration maxNodeStartupTime, BooleanSupplier ready) {
+      Duration interval, BooleanSupplier ready) {
     this.factory = factory;
     this.timer = timer;
     this.metrics = metrics;
     this.clock = clock;
     this.ticker = ticker;
     this.interval = interval;
-    this.maxNodeStartupTime = maxNodeStartupTime;
     this.ready = ready;
   }
 
@@ -72,12 +66,7 @@ public final class AutoscalerLoop implements AutoCloseable {
     long main = ticker.nanoTime() - start;
     last = r;
     if (metrics != null) {
-      List<Node> nodes = current.view().nodes();
-      Map<String, String> groupOfNode = new HashMap<>();
-      for (Node n : nodes) {
-        current.provider().nodeGroupOf(n).ifPresent(g -> groupOfNode.put(n.getMetadata().getName(), g));
-      }
-      metrics.record(r, main, timer.totals(), current.provider().nodeGroups(), nodes, current.view().pods(), groupOfNode, maxNodeStartupTime);
+      metrics.record(r, main, timer.totals(), current.provider().nodeGroups(), current.view().pods());
     }
     if (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty()) {
       LOG.info("iteration: {} scale-up {} scale-down {} ({} ms)", r.scaleUpResult(), r.scaleUp(), r.scaleDown(), main / 1_000_000);

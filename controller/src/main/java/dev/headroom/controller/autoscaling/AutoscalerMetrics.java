@@ -3,9 +3,7 @@ package dev.headroom.controller.autoscaling;
 import dev.headroom.core.autoscaler.EventRecord;
 import dev.headroom.core.autoscaler.Events;
 import dev.headroom.core.autoscaler.IterationResult;
-import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.nodegroup.NodeGroup;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.micrometer.core.instrument.Counter;
@@ -128,15 +126,15 @@ public final class AutoscalerMetrics {
   }
 
   /**
-   * Records one iteration.
+   * Records one iteration. Nodes are counted by the state core's cluster-state registry gave them in this iteration
+   * ({@link IterationResult#nodes()}, which honours each group's {@code maxNodeStartupTime}), so these gauges and
+   * core's decisions never disagree about a node.
    *
    * @param phases nanoseconds per phase measured at the ports; {@code main} is the whole iteration
    * @param groups the node groups after the iteration
-   * @param allNodes the nodes the iteration read
    * @param allPods the pods the iteration read
    */
-  public void record(IterationResult r, long mainNanos, Map<String, Long> phases, List<NodeGroup> groups,
-      List<Node> allNodes, List<Pod> allPods, Map<String, String> groupOfNode, Duration maxNodeStartupTime) {
+  public void record(IterationResult r, long mainNanos, Map<String, Long> phases, List<NodeGroup> groups, List<Pod> allPods) {
     Instant now = r.now();
     long measured = 0;
     for (Map.Entry<String, Long> e : phases.entrySet()) {
@@ -156,24 +154,17 @@ public final class AutoscalerMetrics {
     boolean unhealthy = r.events().stream().anyMatch(e -> Events.CLUSTER_UNHEALTHY.equals(e.reason()));
     safe.set(unhealthy ? 0 : 1);
 
-    // Nodes by state, overall and per group.
+    // Nodes by state, overall and per group, as core classified them.
     Map<String, Long> byState = new TreeMap<>();
     for (String s : List.of("ready", "unready", "notStarted", "unregistered")) {
       byState.put(s, 0L);
     }
     Map<List<String>, Long> byGroupState = new TreeMap<>((a, b) -> String.join("\0", a).compareTo(String.join("\0", b)));
     Map<String, Long> registered = new TreeMap<>();
-    for (Node n : allNodes) {
-      String state;
-      if (Nodes.isReady(n)) {
-        state = "ready";
-      } else if (Nodes.created(n).map(t -> t.plus(maxNodeStartupTime).isAfter(now)).orElse(true)) {
-        state = "notStarted";
-      } else {
-        state = "unready";
-      }
+    for (IterationResult.NodeStatus n : r.nodes()) {
+      String state = stateLabel(n.state());
       byState.merge(state, 1L, Long::sum);
-      String g = groupOfNode.get(n.getMetadata().getName());
+      String g = n.nodeGroup();
       if (g != null) {
         byGroupState.merge(List.of(g, state), 1L, Long::sum);
         registered.merge(g, 1L, Long::sum);
@@ -264,6 +255,15 @@ public final class AutoscalerMetrics {
     }
     virtualPods.register(totalRows, true);
     bufferVirtualPods.register(perBuffer, true);
+  }
+
+  /** The {@code state} label of {@link #NODES} and {@link #NODE_GROUP_NODES} for a core node state. */
+  static String stateLabel(IterationResult.NodeState s) {
+    return switch (s) {
+      case READY -> "ready";
+      case NOT_STARTED -> "notStarted";
+      case UNREADY -> "unready";
+    };
   }
 
   private static boolean unschedulableCondition(Pod p) {

@@ -67,7 +67,7 @@ public final class AutoscalerRuntime implements AutoCloseable {
     Supplier<NodeGroupProvider> finalProviders = providers;
     Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, finalProviders.get(), events, timer, clock, metrics);
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
-        s.options().maxNodeStartupTime(), informers::hasSynced);
+        informers::hasSynced);
     return new AutoscalerRuntime(informers, loop, eventWriter);
   }
 

@@ -104,7 +104,7 @@ class AutoscalerIterationPerf {
         Autoscaler a = new Autoscaler(options, timer.timed(view), timed, EventSink.NONE, timer.timed((BufferStatusWriter) (b, c) -> {}),
             new AutoscalerState(options), SnapshotSimulation::new);
         return new AutoscalerLoop.Iteration(a, view, timed);
-      }, timer, metrics, java.time.Clock.systemUTC(), Ticker.SYSTEM, Duration.ofSeconds(10), Duration.ofMinutes(15), () -> true);
+      }, timer, metrics, java.time.Clock.systemUTC(), Ticker.SYSTEM, Duration.ofSeconds(10), () -> true);
       long start = System.nanoTime();
       last = fresh.runOnce(T0.plusSeconds(60 + i));
       long took = System.nanoTime() - start;

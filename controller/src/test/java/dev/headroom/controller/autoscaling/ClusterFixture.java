@@ -64,7 +64,7 @@ final class ClusterFixture {
     KubernetesEventSink events = new KubernetesEventSink(client, HEADROOM_NS, clock, KubernetesEventSink.DEFAULT_DEDUP_WINDOW, Runnable::run, "test");
     ClusterListers listers = ClusterListers.fromApi(client);
     this.loop = new AutoscalerLoop(() -> AutoscalerRuntime.iteration(client, settings, listers, provider, events, timer, clock, metrics),
-        timer, metrics, clock, Ticker.SYSTEM, options.scanInterval(), options.maxNodeStartupTime(), () -> true);
+        timer, metrics, clock, Ticker.SYSTEM, options.scanInterval(), () -> true);
   }
 
   /** Test options: upstream defaults with short scale-down timers. */

@@ -98,6 +98,8 @@ public final class Autoscaler {
     Set<String> destinationNodes = Set.of();
     /** Nodes not loaded into the snapshot (not started, counted as upcoming instead). */
     Set<String> leftOut = Set.of();
+    /** The registry's classification of every registered node (empty until the registry is built). */
+    List<IterationResult.NodeStatus> nodeStatuses = List.of();
 
     /** True when pods may be placed on node {@code name} in this loop (a destination node or a placeholder). */
     boolean destination(String name) {
@@ -162,6 +164,7 @@ public final class Autoscaler {
     // 7. Cluster-state registry update.
     ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode,
         loop.readyNodes, now);
+    loop.nodeStatuses = registry.statuses();
     expireTimedOutScaleUps(loop, registry, now);
     state.backoff().removeStale(now);
     // 9. Health gate.
@@ -792,6 +795,7 @@ public final class Autoscaler {
       ScaleDownPlanner.Plan plan, List<BufferOutcome> buffers) {
     return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
         List.copyOf(buffers), List.copyOf(unschedulable),
-        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted));
+        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted),
+        loop.nodeStatuses);
   }
 }

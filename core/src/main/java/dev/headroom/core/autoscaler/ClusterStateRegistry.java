@@ -24,6 +24,7 @@ public final class ClusterStateRegistry {
   private final Instant now;
   private final Map<String, int[]> counts = new HashMap<>();
   private final Set<String> notStarted = new HashSet<>();
+  private final List<IterationResult.NodeStatus> statuses;
   private int unready;
 
   ClusterStateRegistry(AutoscalerOptions options, AutoscalerState state, Map<String, NodeGroup> groups, List<Node> nodes,
@@ -31,12 +32,14 @@ public final class ClusterStateRegistry {
     this.state = state;
     this.groups = groups;
     this.now = now;
+    List<IterationResult.NodeStatus> out = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
       String name = n.getMetadata().getName();
       String g = groupOfNode.get(name);
       int[] c = g == null ? new int[3] : counts.computeIfAbsent(g, k -> new int[3]);
       if (readyNodes.contains(name)) {
         c[0]++;
+        out.add(new IterationResult.NodeStatus(name, g, IterationResult.NodeState.READY));
         continue;
       }
       NodeGroup group = g == null ? null : groups.get(g);
@@ -49,7 +52,14 @@ public final class ClusterStateRegistry {
         c[2]++;
         unready++;
       }
+      out.add(new IterationResult.NodeStatus(name, g, young ? IterationResult.NodeState.NOT_STARTED : IterationResult.NodeState.UNREADY));
     }
+    this.statuses = List.copyOf(out);
+  }
+
+  /** Every registered node with its group and state, in the order the nodes were given. */
+  public List<IterationResult.NodeStatus> statuses() {
+    return statuses;
   }
 
   /** Registered Ready nodes of a group. */

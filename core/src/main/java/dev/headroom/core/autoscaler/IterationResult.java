@@ -19,7 +19,20 @@ public record IterationResult(
     List<UnschedulablePod> unschedulablePods,
     List<UnneededNode> unneededNodes,
     List<UnremovableNode> unremovableNodes,
-    List<EventRecord> events) {
+    List<EventRecord> events,
+    List<NodeStatus> nodes) {
+
+  /**
+   * How the loop's cluster-state registry classified a registered node: Ready, not Ready but younger than its
+   * group's {@code maxNodeStartupTime} (or the global one), or not Ready for longer.
+   */
+  public enum NodeState { READY, NOT_STARTED, UNREADY }
+
+  /**
+   * One registered node as this loop saw it, in name order; {@code nodeGroup} is null for a node no group owns. The
+   * list is empty when the loop stopped before it classified nodes (no Ready node and no scale-up from zero).
+   */
+  public record NodeStatus(String node, String nodeGroup, NodeState state) {}
 
   /** Growth of one group. */
   public record ScaleUpDecision(String nodeGroup, int delta, int currentSize, int newTargetSize, int maxSize, int realPods, int virtualPods) {}
