@@ -6,6 +6,8 @@ import dev.headroom.controller.ControllerOptions;
 import dev.headroom.controller.Flags;
 import dev.headroom.controller.autoscaling.AutoscalerRuntime;
 import dev.headroom.controller.autoscaling.AutoscalerSettings;
+import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.health.CrdWait;
 import dev.headroom.controller.provider.NodeGroupConfig;
 import dev.headroom.controller.logging.LogFormat;
 import dev.headroom.controller.logging.Logging;
@@ -118,12 +120,13 @@ public final class RunCommand implements Callable<Integer> {
       spec.commandLine().getErr().println((kubeconfig == null ? "kubeconfig" : kubeconfig.toString()) + ": invalid configuration: " + e.getMessage());
       return 1;
     }
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        BufferController controller = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM)) {
+    ApiHealth health = new ApiHealth(ApiHealth.userOf(config));
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(health::install).build();
+        BufferController controller = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM, health, CrdWait.Backoff.DEFAULT)) {
       AutoscalerRuntime autoscaler = null;
       if (autoscaling != null) {
         try {
-          autoscaler = AutoscalerRuntime.create(client, autoscaling, controller.metrics().registry(), Clock.systemUTC(), options.lease().identity());
+          autoscaler = AutoscalerRuntime.create(client, autoscaling, controller.metrics().registry(), Clock.systemUTC(), options.lease().identity(), health);
         } catch (IllegalArgumentException | NodeGroupConfig.InvalidNodeGroupsException e) {
           spec.commandLine().getErr().println(e.getMessage());
           return 1;
@@ -140,7 +143,10 @@ public final class RunCommand implements Callable<Integer> {
             a.onStopLeading();
           }
         });
-        autoscaler.start();
+        // its informers list CapacityBuffers too: they start once the CRD is served
+        controller.whenServed(a::start);
+        controller.addReadinessCheck(a::notReadyReason);
+        controller.addLivenessCheck(a::notLiveReason);
       }
       AutoscalerRuntime autoscalerToClose = autoscaler;
       Thread hook = new Thread(() -> {

@@ -2,6 +2,8 @@ package dev.headroom.controller;
 
 import dev.headroom.controller.cache.ApiCallObserver;
 import dev.headroom.controller.cache.ClusterCaches;
+import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.health.CrdWait;
 import dev.headroom.controller.http.HttpEndpoints;
 import dev.headroom.controller.kube.ApiTemplateStore;
 import dev.headroom.controller.kube.BufferEvents;
@@ -25,9 +27,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,13 +41,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The buffer controller process: caches, work queue, one worker, leader election, HTTP endpoints. Caches start at
- * once on every replica (warm before leadership); the worker runs only while this replica leads and the caches have
- * synced. {@link #close()} stops taking work, finishes the in-flight reconcile, releases the lease, and stops the
- * caches.
+ * The buffer controller process: caches, work queue, one worker, leader election, HTTP endpoints. It first waits
+ * (with backoff, saying why in one line) until the API server serves the CapacityBuffer CRD, then starts the caches
+ * on every replica (warm before leadership); the worker runs only while this replica leads and the caches have
+ * synced. Readiness: CRD served, no current API problem ({@link ApiHealth}: missing permission, unreachable server,
+ * an informer that cannot list or watch), caches synced, and a leader's worker running. Liveness: no informer
+ * stopped for good and the worker's heartbeat within {@link #WORKER_STALL_LIMIT}. {@link #close()} stops taking
+ * work, finishes the in-flight reconcile, releases the lease, and stops the caches.
  */
 public final class BufferController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BufferController.class);
+  /** A worker whose one reconcile has not returned for this long counts as stuck: {@code /healthz} fails. */
+  public static final Duration WORKER_STALL_LIMIT = Duration.ofMinutes(2);
+  private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(2);
 
   private final KubernetesClient client;
   private final ControllerOptions options;
@@ -58,10 +70,34 @@ public final class BufferController implements AutoCloseable {
   private HttpEndpoints http;
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
   private final List<Leadership.Callbacks> leadershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Runnable> servedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Supplier<Optional<String>>> readinessChecks = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Supplier<Optional<String>>> livenessChecks = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final ApiHealth health;
+  private final CrdWait.Backoff crdBackoff;
+  private final ScheduledExecutorService scheduler;
+  private volatile CrdWait crdWait;
 
   public BufferController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker) {
+    this(client, options, clock, ticker, new ApiHealth(null), CrdWait.Backoff.DEFAULT);
+  }
+
+  /**
+   * @param health where API problems are collected; install its observer on {@code client} (see
+   *     {@link ApiHealth#install}) so that a 403 on any request is named, not only those of informers
+   * @param crdBackoff how often to check again while the CapacityBuffer CRD is not served
+   */
+  public BufferController(KubernetesClient client, ControllerOptions options, Clock clock, Ticker ticker, ApiHealth health,
+      CrdWait.Backoff crdBackoff) {
     this.client = client;
     this.options = options;
+    this.health = health;
+    this.crdBackoff = crdBackoff;
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "headroom-startup");
+      t.setDaemon(true);
+      return t;
+    });
     AtomicReferenceHolder<ControllerMetrics> metricsRef = new AtomicReferenceHolder<>();
     this.queue = new WorkQueue<>(ticker, RateLimiter.defaultControllerRateLimiter(ticker), new WorkQueue.Listener() {
       @Override
@@ -75,7 +111,7 @@ public final class BufferController implements AutoCloseable {
       }
     });
     ApiCallObserver observer = (verb, code) -> metricsRef.ifPresent(m -> m.apiError(verb, code));
-    this.caches = new ClusterCaches(client, options.namespaces(), options.resyncPeriod(), queue::add, observer);
+    this.caches = new ClusterCaches(client, options.namespaces(), options.resyncPeriod(), queue::add, observer, health);
     this.metrics = new ControllerMetrics(clock, () -> caches.buffers().all(), tracker, queue::depth, queue::waitingCount);
     metricsRef.set(metrics);
     PodResolver resolver;
@@ -99,7 +135,10 @@ public final class BufferController implements AutoCloseable {
       public void reconciled(String key, ReconcileResult result, long nanos) {
         metrics.reconciled(result instanceof ReconcileResult.Done, Duration.ofNanos(nanos));
       }
-    });
+    }, ticker);
+    // after an outage (dropped watches, refused connections, a missing permission restored) every namespace with
+    // buffers is reconciled again, whatever the informers' re-list delivered
+    health.onRecovered(this::enqueueAll);
     this.leadership = new Leadership(client, options.leaderElect(), options.lease(), options.timing(), new Leadership.Callbacks() {
       @Override
       public void onStartLeading() {
@@ -146,25 +185,67 @@ public final class BufferController implements AutoCloseable {
     leadershipListeners.add(listener);
   }
 
-  /** Starts the HTTP endpoints, the caches and the election. */
+  /**
+   * Runs {@code r} once the API server serves the CapacityBuffer CRD (the autoscaler starts its informers there);
+   * add before {@link #start()}.
+   */
+  public void whenServed(Runnable r) {
+    servedListeners.add(r);
+  }
+
+  /** Adds a readiness condition (empty when fine, else why not); add before {@link #start()}. */
+  public void addReadinessCheck(Supplier<Optional<String>> check) {
+    readinessChecks.add(check);
+  }
+
+  /** Adds a liveness condition (empty when fine, else why not); add before {@link #start()}. */
+  public void addLivenessCheck(Supplier<Optional<String>> check) {
+    livenessChecks.add(check);
+  }
+
+  /** Starts the HTTP endpoints, then waits for the CRD and starts the caches and the election. */
   public void start() throws IOException {
-    http = HttpEndpoints.start(options.httpPort(), () -> !closed.get(), this::isReady, metrics::scrape);
+    http = HttpEndpoints.start(options.httpPort(), this::notLiveReason, this::notReadyReason, metrics::scrape);
     LOG.info("serving /healthz, /readyz and /metrics on port {}", http.port());
-    if (!options.controllerEnabled()) {
-      LOG.info("the buffer controller is disabled (--capacity-buffer-controller-enabled=false)");
+    crdWait = new CrdWait(CrdWait.discovery(client), crdBackoff, scheduler, this::served);
+    crdWait.start();
+    scheduler.scheduleWithFixedDelay(health::sweep, SWEEP_INTERVAL.toMillis(), SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void served() {
+    if (closed.get()) {
       return;
     }
-    LOG.info("starting informers ({}), leader election {}", options.namespaces().isEmpty() ? "all namespaces" : "namespaces " + options.namespaces(),
-        options.leaderElect() ? "on" : "off");
-    synced = caches.start();
-    synced.whenComplete((v, t) -> {
-      if (t != null) {
-        LOG.error("informers failed to start: {}", t.toString());
-      } else {
-        LOG.info("caches synced");
-      }
-    });
+    if (!options.controllerEnabled()) {
+      LOG.info("the buffer controller is disabled (--capacity-buffer-controller-enabled=false)");
+    } else {
+      LOG.info("starting informers ({}), leader election {}", options.namespaces().isEmpty() ? "all namespaces" : "namespaces " + options.namespaces(),
+          options.leaderElect() ? "on" : "off");
+      synced = caches.start();
+      synced.whenComplete((v, t) -> {
+        if (t != null) {
+          LOG.error("informers failed to start: {}", ApiHealth.oneLine(t));
+        } else {
+          LOG.info("caches synced");
+        }
+      });
+    }
+    for (Runnable r : servedListeners) {
+      r.run();
+    }
     leadership.start();
+  }
+
+  private void enqueueAll() {
+    if (closed.get() || !options.controllerEnabled()) {
+      return;
+    }
+    Set<String> namespaces = new HashSet<>();
+    caches.buffers().all().forEach(b -> namespaces.add(b.getMetadata().getNamespace()));
+    if (!namespaces.isEmpty()) {
+      LOG.info("API access recovered: reconciling {} namespace(s) with buffers again", namespaces.size());
+      namespaces.forEach(queue::add);
+    }
   }
 
   private void startWorkerWhenSynced() {
@@ -180,9 +261,74 @@ public final class BufferController implements AutoCloseable {
     });
   }
 
-  /** Ready once every informer has listed (spec: readiness reports the cache sync). */
+  /** True when {@link #notReadyReason()} is empty. */
   public boolean isReady() {
-    return !options.controllerEnabled() || caches.hasSynced();
+    return notReadyReason().isEmpty();
+  }
+
+  /**
+   * Why this replica is not ready, or empty: the CRD is served, no API problem is current, every informer has listed,
+   * and, if it leads, its worker runs. A standby with synced caches is ready.
+   */
+  public Optional<String> notReadyReason() {
+    if (closed.get()) {
+      return Optional.of("shutting down");
+    }
+    CrdWait w = crdWait;
+    if (w == null) {
+      return Optional.of("starting");
+    }
+    Optional<String> waiting = w.waiting();
+    if (waiting.isPresent()) {
+      return waiting;
+    }
+    Optional<String> problem = health.problem();
+    if (problem.isPresent()) {
+      return problem;
+    }
+    if (options.controllerEnabled() && !caches.hasSynced()) {
+      return Optional.of("informer caches not synced yet: " + String.join(", ", caches.unsynced()));
+    }
+    for (Supplier<Optional<String>> c : readinessChecks) {
+      Optional<String> r = c.get();
+      if (r.isPresent()) {
+        return r;
+      }
+    }
+    if (options.controllerEnabled() && leadership.isLeader() && synced.isDone() && !loop.isRunning() && !closed.get()) {
+      return Optional.of("leading, but the worker is not running");
+    }
+    return Optional.empty();
+  }
+
+  /** Why this process should be restarted, or empty while it is alive and its worker makes progress. */
+  public Optional<String> notLiveReason() {
+    Optional<String> dead = health.deadInformer();
+    if (dead.isPresent()) {
+      return dead;
+    }
+    Duration since = loop.sinceHeartbeat();
+    if (since.compareTo(WORKER_STALL_LIMIT) > 0) {
+      String key = loop.inFlight();
+      return Optional.of("the worker has made no progress for " + since.toSeconds() + "s" + (key == null ? "" : " (reconciling namespace " + key + ")"));
+    }
+    for (Supplier<Optional<String>> c : livenessChecks) {
+      Optional<String> r = c.get();
+      if (r.isPresent()) {
+        return r;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Where API problems are collected. */
+  public ApiHealth apiHealth() {
+    return health;
+  }
+
+  /** The start-up wait for the CRD (null before {@link #start()}). */
+  public CrdWait crdWait() {
+    return crdWait;
   }
 
   public boolean isLeader() {
@@ -236,6 +382,8 @@ public final class BufferController implements AutoCloseable {
       return;
     }
     LOG.info("shutting down: finishing the in-flight reconcile and releasing the lease");
+    health.closing();
+    scheduler.shutdownNow();
     loop.stop(Duration.ofSeconds(30));
     leadership.stop();
     caches.close();

@@ -40,6 +40,8 @@ public final class NamespaceReconciler implements Reconciler<String> {
   private final BufferEvents events;
   private final ReconciliationTracker tracker;
   private final Clock clock;
+  /** The last failure logged per namespace: a namespace that keeps failing the same way logs one WARN line. */
+  private final java.util.Map<String, String> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
 
   public NamespaceReconciler(BufferReconciler core, BufferClusterView view, ManagedTemplateStore templates, PodResolver resolver,
       ClusterCaches caches, StatusWriter writer, BufferEvents events, ReconciliationTracker tracker, Clock clock) {
@@ -84,8 +86,16 @@ public final class NamespaceReconciler implements Reconciler<String> {
       tracker.markReconciled(computed.getMetadata().getUid(), now);
     }
     if (!errors.isEmpty()) {
-      LOG.warn("namespace {}: {} buffer(s), status written for {}, requeued: {}", namespace, result.buffers().size(), written, String.join("; ", errors));
-      return ReconcileResult.retry(String.join("; ", errors));
+      String joined = String.join("; ", errors);
+      if (!written.isEmpty() || !joined.equals(lastFailure.put(namespace, joined))) {
+        LOG.warn("namespace {}: {} buffer(s), status written for {}, requeued: {}", namespace, result.buffers().size(), written, joined);
+      } else {
+        LOG.debug("namespace {}: still failing, requeued: {}", namespace, joined);
+      }
+      return ReconcileResult.retry(joined);
+    }
+    if (lastFailure.remove(namespace) != null) {
+      LOG.info("namespace {}: reconciled again after failures", namespace);
     }
     if (!written.isEmpty()) {
       LOG.info("namespace {}: {} buffer(s), status written for {}", namespace, result.buffers().size(), written);

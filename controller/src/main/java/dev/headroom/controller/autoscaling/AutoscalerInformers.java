@@ -1,6 +1,7 @@
 package dev.headroom.controller.autoscaling;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.controller.health.ApiHealth;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,13 +30,22 @@ public final class AutoscalerInformers implements AutoCloseable {
   private final PodChangeFeed podChanges = new PodChangeFeed();
 
   public AutoscalerInformers(KubernetesClient client) {
-    this.nodes = client.nodes().runnableInformer(0);
-    this.pods = client.pods().inAnyNamespace().runnableInformer(0);
+    this(client, null);
+  }
+
+  /** As above; with {@code health} the informers keep retrying on API errors and report them there. */
+  public AutoscalerInformers(KubernetesClient client, ApiHealth health) {
+    this.nodes = tracked(health, Node.class, client.nodes().runnableInformer(0));
+    this.pods = tracked(health, Pod.class, client.pods().inAnyNamespace().runnableInformer(0));
     this.pods.addEventHandler(podChanges);
-    this.pdbs = client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
-    this.daemonSets = client.apps().daemonSets().inAnyNamespace().runnableInformer(0);
-    this.buffers = client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0);
-    this.templates = client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0);
+    this.pdbs = tracked(health, PodDisruptionBudget.class, client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0));
+    this.daemonSets = tracked(health, DaemonSet.class, client.apps().daemonSets().inAnyNamespace().runnableInformer(0));
+    this.buffers = tracked(health, CapacityBuffer.class, client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0));
+    this.templates = tracked(health, PodTemplate.class, client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0));
+  }
+
+  private static <T extends HasMetadata> SharedIndexInformer<T> tracked(ApiHealth health, Class<T> type, SharedIndexInformer<T> i) {
+    return health == null ? i : health.track(i, ApiHealth.describe(type, null));
   }
 
   private Stream<SharedIndexInformer<? extends HasMetadata>> all() {

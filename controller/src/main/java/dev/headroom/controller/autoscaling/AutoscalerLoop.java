@@ -37,6 +37,8 @@ public final class AutoscalerLoop implements AutoCloseable {
   private Iteration current;
   private ScheduledExecutorService executor;
   private volatile IterationResult last;
+  /** {@link Ticker#nanoTime()} when the last scheduled tick ended (or the loop started). */
+  private volatile long lastTick;
 
   /**
    * @param factory builds the ports and core's autoscaler for one leadership term (its ports should be wrapped by
@@ -87,6 +89,7 @@ public final class AutoscalerLoop implements AutoCloseable {
       return;
     }
     current = null; // built by the first tick, so a failing provider start-up is retried
+    lastTick = ticker.nanoTime();
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "headroom-autoscaler");
       t.setDaemon(true);
@@ -97,19 +100,38 @@ public final class AutoscalerLoop implements AutoCloseable {
   }
 
   private void tick() {
-    if (!ready.getAsBoolean()) {
-      LOG.debug("caches not synced yet; skipping an autoscaler iteration");
-      return;
-    }
     try {
+      if (!ready.getAsBoolean()) {
+        LOG.debug("caches not synced yet; skipping an autoscaler iteration");
+        return;
+      }
       runOnce(clock.instant());
     } catch (RuntimeException e) {
-      LOG.warn("autoscaler iteration failed: {}", e.toString());
+      String line = e.toString();
+      int nl = line.indexOf('\n');
+      LOG.warn("autoscaler iteration failed: {}", nl < 0 ? line : line.substring(0, nl));
       LOG.debug("autoscaler iteration failure", e);
       if (metrics != null) {
         metrics.error(e instanceof NodeGroupProvider.ProviderException ? "cloudProviderError" : "internalError");
       }
+    } finally {
+      lastTick = ticker.nanoTime();
     }
+  }
+
+  /**
+   * Why the loop counts as stuck (liveness), or empty: while it runs, some tick must have ended within
+   * {@code limit} (at least three scan intervals).
+   */
+  public java.util.Optional<String> stalled(Duration limit) {
+    if (!isRunning()) {
+      return java.util.Optional.empty();
+    }
+    Duration bound = limit.compareTo(interval.multipliedBy(3)) < 0 ? interval.multipliedBy(3) : limit;
+    Duration since = Duration.ofNanos(Math.max(0, ticker.nanoTime() - lastTick));
+    return since.compareTo(bound) > 0
+        ? java.util.Optional.of("the autoscaler loop has not finished an iteration for " + since.toSeconds() + "s")
+        : java.util.Optional.empty();
   }
 
   /** Stops iterating and waits for a running iteration (call when leadership is lost). */

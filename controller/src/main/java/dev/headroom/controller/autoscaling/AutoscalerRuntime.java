@@ -1,5 +1,6 @@
 package dev.headroom.controller.autoscaling;
 
+import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.controller.provider.NodeGroupSource;
 import dev.headroom.controller.provider.clusterapi.ClusterApiNames;
 import dev.headroom.controller.provider.clusterapi.ClusterApiProvider;
@@ -48,11 +49,17 @@ public final class AutoscalerRuntime implements AutoCloseable {
    * @throws dev.headroom.controller.provider.NodeGroupConfig.InvalidNodeGroupsException for a malformed node-group file
    */
   public static AutoscalerRuntime create(KubernetesClient client, AutoscalerSettings s, MeterRegistry registry, Clock clock, String instance) {
+    return create(client, s, registry, clock, instance, null);
+  }
+
+  /** As above; with {@code health} its informers keep retrying on API errors and report them there. */
+  public static AutoscalerRuntime create(KubernetesClient client, AutoscalerSettings s, MeterRegistry registry, Clock clock, String instance,
+      ApiHealth health) {
     if (!PROVIDERS.contains(s.cloudProvider())) {
       throw new IllegalArgumentException("unknown " + AutoscalerSettings.FLAG_CLOUD_PROVIDER + " \"" + s.cloudProvider() + "\" (supported: " + String.join(", ", PROVIDERS) + ")");
     }
     Supplier<NodeGroupProvider> providers = providerFactory(client, s, clock, null);
-    AutoscalerInformers informers = new AutoscalerInformers(client);
+    AutoscalerInformers informers = new AutoscalerInformers(client, health);
     ClusterListers listers = informers.listers();
     // Re-bind the provider factory to the node cache.
     providers = providerFactory(client, s, clock, listers.nodes());
@@ -113,6 +120,16 @@ public final class AutoscalerRuntime implements AutoCloseable {
   /** True once the informers have synced. */
   public boolean ready() {
     return informers.hasSynced();
+  }
+
+  /** Why the autoscaler is not ready (its caches have not listed), or empty. */
+  public java.util.Optional<String> notReadyReason() {
+    return ready() ? java.util.Optional.empty() : java.util.Optional.of("autoscaler informer caches not synced yet");
+  }
+
+  /** Why the autoscaler loop counts as stuck, or empty (liveness). */
+  public java.util.Optional<String> notLiveReason() {
+    return loop.stalled(java.time.Duration.ofMinutes(5));
   }
 
   /** Leadership won: iterate every scan interval. */

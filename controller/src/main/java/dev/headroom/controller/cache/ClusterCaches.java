@@ -2,6 +2,7 @@ package dev.headroom.controller.cache;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
@@ -55,26 +56,27 @@ public final class ClusterCaches implements AutoCloseable {
    * @param resync the buffer informer's resync period (5 minutes in production)
    * @param enqueue receives the namespaces to reconcile
    */
-  public ClusterCaches(KubernetesClient client, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer) {
+  public ClusterCaches(KubernetesClient client, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer,
+      ApiHealth health) {
     this.client = client;
     this.enqueue = enqueue;
     this.buffers = new KindCache<>("CapacityBuffer", namespaces,
-        ns -> informer(client.resources(CapacityBuffer.class), ns, resync.toMillis()),
+        ns -> informer(health, CapacityBuffer.class, client.resources(CapacityBuffer.class), ns, resync.toMillis()),
         Map.of(Indexes.BUFFER_BY_TEMPLATE, Indexes::bufferTemplate, Indexes.BUFFER_BY_SCALABLE, Indexes::bufferScalable),
         bufferHandler());
     this.templates = new KindCache<>("PodTemplate", namespaces,
-        ns -> informer(client.resources(PodTemplate.class), ns, 0), Map.of(), templateHandler());
+        ns -> informer(health, PodTemplate.class, client.resources(PodTemplate.class), ns, 0), Map.of(), templateHandler());
     this.quotas = new KindCache<>("ResourceQuota", namespaces,
-        ns -> informer(client.resources(ResourceQuota.class), ns, 0), Map.of(), quotaHandler());
+        ns -> informer(health, ResourceQuota.class, client.resources(ResourceQuota.class), ns, 0), Map.of(), quotaHandler());
     this.pods = new KindCache<>("Pod", namespaces,
-        ns -> informer(client.resources(Pod.class), ns, 0), Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
+        ns -> informer(health, Pod.class, client.resources(Pod.class), ns, 0), Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
     for (WorkloadKind kind : WorkloadKind.values()) {
       @SuppressWarnings("unchecked")
       Class<HasMetadata> type = (Class<HasMetadata>) kind.type();
       workloads.put(kind, new KindCache<>(kind.kind(), namespaces,
-          ns -> informer(client.resources(type), ns, 0), Map.of(), workloadHandler(kind)));
+          ns -> informer(health, type, client.resources(type), ns, 0), Map.of(), workloadHandler(kind)));
     }
-    this.customKinds = new CustomKindWatches(client, namespaces, observer, this::enqueueReferencing);
+    this.customKinds = new CustomKindWatches(client, namespaces, observer, this::enqueueReferencing, health);
     this.watchSync = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "headroom-custom-kind-watches");
       t.setDaemon(true);
@@ -82,9 +84,10 @@ public final class ClusterCaches implements AutoCloseable {
     });
   }
 
-  private static <T extends HasMetadata> SharedIndexInformer<T> informer(
+  private static <T extends HasMetadata> SharedIndexInformer<T> informer(ApiHealth health, Class<? extends HasMetadata> type,
       io.fabric8.kubernetes.client.dsl.MixedOperation<T, ?, ?> op, String namespace, long resyncMillis) {
-    return namespace == null ? op.inAnyNamespace().runnableInformer(resyncMillis) : op.inNamespace(namespace).runnableInformer(resyncMillis);
+    SharedIndexInformer<T> i = namespace == null ? op.inAnyNamespace().runnableInformer(resyncMillis) : op.inNamespace(namespace).runnableInformer(resyncMillis);
+    return health.track(i, ApiHealth.describe(type, namespace));
   }
 
   /** Starts all informers; the future completes when each has listed once. */
@@ -96,6 +99,21 @@ public final class ClusterCaches implements AutoCloseable {
     all.add(pods.start());
     workloads.values().forEach(c -> all.add(c.start()));
     return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /** The kinds whose informers have not listed yet (readiness reason). */
+  public List<String> unsynced() {
+    List<String> out = new ArrayList<>();
+    for (KindCache<?> c : List.of(buffers, templates, quotas, pods)) {
+      if (!c.hasSynced()) {
+        out.add(c.kind());
+      }
+    }
+    workloads.values().stream().filter(c -> !c.hasSynced()).forEach(c -> out.add(c.kind()));
+    if (!customKinds.hasSynced()) {
+      out.add("custom scalable kinds");
+    }
+    return out;
   }
 
   /** True when every informer (including custom-kind watches) has listed once. */

@@ -1,5 +1,7 @@
 package dev.headroom.controller.cache;
 
+import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.health.ApiRequest;
 import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.ScaleView;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -50,9 +52,12 @@ public final class CustomKindWatches implements AutoCloseable {
   /** Called with (namespace, index key of the object) when a watched object changes in a way that counts. */
   private final BiConsumer<String, String> onChange;
   private final Map<KindKey, Entry> entries = new HashMap<>();
+  private final ApiHealth health;
   private boolean closed;
 
-  public CustomKindWatches(KubernetesClient client, List<String> namespaces, ApiCallObserver observer, BiConsumer<String, String> onChange) {
+  public CustomKindWatches(KubernetesClient client, List<String> namespaces, ApiCallObserver observer, BiConsumer<String, String> onChange,
+      ApiHealth health) {
+    this.health = health;
     this.client = client;
     this.namespaces = namespaces;
     this.observer = observer;
@@ -111,9 +116,10 @@ public final class CustomKindWatches implements AutoCloseable {
       e.error = null;
       e.failures = 0;
       e.cache = new KindCache<>(key.toString(), kind.namespaced() ? namespaces : List.of(),
-          ns -> ns == null
+          ns -> health.track(ns == null
               ? client.genericKubernetesResources(kind.context()).inAnyNamespace().runnableInformer(0)
               : client.genericKubernetesResources(kind.context()).inNamespace(ns).runnableInformer(0),
+              new ApiRequest("list", kind.group(), kind.plural(), ns).qualifiedResource() + ApiHealth.scope(ns)),
           Map.of(), handler(kind));
       e.cache.start();
       LOG.info("watching custom kind {} ({}/{}, {}) referenced by a buffer", key, kind.group(), kind.version(), kind.plural());

@@ -8,12 +8,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The controller's HTTP surface on the JDK's built-in server: {@code /healthz} (liveness), {@code /readyz}
- * (ready once the caches have synced) and {@code /metrics} (Prometheus text format).
+ * (readiness) and {@code /metrics} (Prometheus text format). A probe answers 200 {@code ok}, or 503 with the reason
+ * on one line.
  */
 public final class HttpEndpoints implements AutoCloseable {
   /** Liveness path. */
@@ -36,11 +37,11 @@ public final class HttpEndpoints implements AutoCloseable {
   /**
    * Binds {@code port} (0 picks a free one) and starts serving.
    *
-   * @param live whether the process is healthy
-   * @param ready whether the controller is ready (caches synced)
+   * @param live empty while the process is alive and making progress, else why not
+   * @param ready empty while the controller is ready, else why not
    * @param metrics renders the current metrics in Prometheus text format
    */
-  public static HttpEndpoints start(int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics) throws IOException {
+  public static HttpEndpoints start(int port, Supplier<Optional<String>> live, Supplier<Optional<String>> ready, Supplier<String> metrics) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
     ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "headroom-http");
@@ -48,8 +49,8 @@ public final class HttpEndpoints implements AutoCloseable {
       return t;
     });
     server.setExecutor(executor);
-    server.createContext(HEALTHZ, ex -> probe(ex, live.getAsBoolean()));
-    server.createContext(READYZ, ex -> probe(ex, ready.getAsBoolean()));
+    server.createContext(HEALTHZ, ex -> probe(ex, live.get()));
+    server.createContext(READYZ, ex -> probe(ex, ready.get()));
     server.createContext(METRICS, ex -> {
       if (!ex.getRequestURI().getPath().equals(METRICS)) {
         respond(ex, 404, "text/plain; charset=utf-8", "not found\n");
@@ -62,8 +63,8 @@ public final class HttpEndpoints implements AutoCloseable {
     return new HttpEndpoints(server, executor);
   }
 
-  private static void probe(HttpExchange ex, boolean ok) throws IOException {
-    respond(ex, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ready\n");
+  private static void probe(HttpExchange ex, Optional<String> problem) throws IOException {
+    respond(ex, problem.isEmpty() ? 200 : 503, "text/plain; charset=utf-8", problem.map(p -> p.replace('\n', ' ') + "\n").orElse("ok\n"));
   }
 
   private static void respond(HttpExchange ex, int code, String contentType, String body) throws IOException {

@@ -57,5 +57,11 @@ public final class Logging {
     for (String noisy : new String[] {"io.fabric8", "io.vertx", "io.netty"}) {
       ctx.getLogger(noisy).setLevel(Level.WARN);
     }
+    // These two log every retry of an expected API error (a refused connection, a 403, a dropped watch) at WARN with
+    // a stack trace; ApiHealth reports each such problem in one line instead, and they still log what is unexpected.
+    for (String retries : new String[] {"io.fabric8.kubernetes.client.informers.impl.cache.Reflector",
+        "io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector"}) {
+      ctx.getLogger(retries).setLevel(Level.ERROR);
+    }
   }
 }

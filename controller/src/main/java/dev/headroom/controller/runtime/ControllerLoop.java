@@ -18,8 +18,14 @@ public final class ControllerLoop<K> implements AutoCloseable {
   private final WorkQueue<K> queue;
   private final Reconciler<K> reconciler;
   private final Listener<K> listener;
+  private final Ticker ticker;
   private volatile Thread thread;
   private volatile boolean running;
+  /** {@link Ticker#nanoTime()} of the worker's last turn (before a take, after a reconcile). */
+  private volatile long heartbeat;
+  private volatile K inFlight;
+  /** The last failure logged per key, so a key that keeps failing the same way logs one WARN line, not one per retry. */
+  private final java.util.Map<K, String> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Observes reconcile outcomes (for metrics and logs). */
   public interface Listener<K> {
@@ -27,6 +33,12 @@ public final class ControllerLoop<K> implements AutoCloseable {
   }
 
   public ControllerLoop(String name, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener) {
+    this(name, queue, reconciler, listener, Ticker.SYSTEM);
+  }
+
+  /** As above, with the ticker the heartbeat is read from. */
+  public ControllerLoop(String name, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener, Ticker ticker) {
+    this.ticker = ticker;
     this.name = name;
     this.queue = queue;
     this.reconciler = reconciler;
@@ -39,6 +51,7 @@ public final class ControllerLoop<K> implements AutoCloseable {
       return;
     }
     running = true;
+    heartbeat = ticker.nanoTime();
     thread = new Thread(this::run, name);
     thread.setDaemon(true);
     thread.start();
@@ -47,6 +60,7 @@ public final class ControllerLoop<K> implements AutoCloseable {
   private void run() {
     LOG.info("worker {} started", name);
     while (running) {
+      heartbeat = ticker.nanoTime();
       Optional<K> next;
       try {
         next = queue.take(Duration.ofSeconds(1));
@@ -62,13 +76,25 @@ public final class ControllerLoop<K> implements AutoCloseable {
   /** Reconciles one key and applies the result; public so tests can drive the loop synchronously. */
   public void processOne(K key) {
     long start = System.nanoTime();
+    inFlight = key;
     ReconcileResult result;
     try {
       result = reconciler.reconcile(key);
     } catch (Exception | LinkageError | AssertionError e) {
-      LOG.warn("reconcile of {} failed: {}", key, e.toString());
+      String line = e.toString();
+      int nl = line.indexOf('\n');
+      line = nl < 0 ? line : line.substring(0, nl);
+      if (!line.equals(lastFailure.put(key, line))) {
+        LOG.warn("reconcile of {} failed: {} (retrying with backoff)", key, line);
+      }
       LOG.debug("reconcile failure of {}", key, e);
-      result = ReconcileResult.retry(e.toString());
+      result = ReconcileResult.retry(line);
+    } finally {
+      inFlight = null;
+      heartbeat = ticker.nanoTime();
+    }
+    if (result instanceof ReconcileResult.Done) {
+      lastFailure.remove(key);
     }
     try {
       if (result instanceof ReconcileResult.Done d) {
@@ -108,6 +134,16 @@ public final class ControllerLoop<K> implements AutoCloseable {
 
   public boolean isRunning() {
     return running;
+  }
+
+  /** Time since the worker's last turn (zero while it is not running): a stuck reconcile makes it grow. */
+  public Duration sinceHeartbeat() {
+    return running && thread != null ? Duration.ofNanos(Math.max(0, ticker.nanoTime() - heartbeat)) : Duration.ZERO;
+  }
+
+  /** The key being reconciled right now, or null. */
+  public K inFlight() {
+    return inFlight;
   }
 
   @Override

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  */
 public final class ApiServer implements AutoCloseable {
   private final RecordingDispatcher dispatcher = new RecordingDispatcher(new KubernetesCrudDispatcher(List.of()));
-  private final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+  private volatile KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
   private final List<KubernetesClient> clients = new ArrayList<>();
   private final KubernetesClient admin;
 
@@ -39,19 +39,56 @@ public final class ApiServer implements AutoCloseable {
   }
 
   public ApiServer() {
+    this(true);
+  }
+
+  /** @param withCrd whether the CapacityBuffer CRD is installed from the start (else see {@link #installCrd()}) */
+  public ApiServer(boolean withCrd) {
     server.init();
     admin = client("test-admin");
+    if (withCrd) {
+      installCrd();
+    }
+  }
+
+  /** Installs the CapacityBuffer CRD (status subresource on). */
+  public void installCrd() {
     admin.apiextensions().v1().customResourceDefinitions().resource(capacityBufferCrd()).create();
   }
 
   /** A client whose requests carry {@code User-Agent: <agent>}. */
   public KubernetesClient client(String agent) {
+    return client(agent, b -> { });
+  }
+
+  /** As {@link #client(String)}, with {@code http} applied to its HTTP client builder (interceptors). */
+  public KubernetesClient client(String agent, java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> http) {
     KubernetesClient base = server.createClient();
-    Config config = new ConfigBuilder(base.getConfiguration()).withUserAgent(agent).withRequestRetryBackoffLimit(0).build();
+    Config config = new ConfigBuilder(base.getConfiguration()).withUserAgent(agent).withRequestRetryBackoffLimit(0)
+        .withWatchReconnectInterval(100).build();
     base.close();
-    KubernetesClient c = new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClient c = new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(http).build();
     clients.add(c);
     return c;
+  }
+
+  /**
+   * Stops the server (open watches drop, connections are refused) until {@link #start()} brings it back on the same
+   * port with the same objects, as a restarted kube-apiserver with its etcd would.
+   */
+  public synchronized void stop() {
+    server.destroy();
+  }
+
+  /** Serves again on the port of before, with the stored objects. */
+  public synchronized void start() {
+    java.net.URI url = java.net.URI.create(admin.getConfiguration().getMasterUrl());
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+    try {
+      server.init(java.net.InetAddress.getByName(url.getHost()), url.getPort());
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The client tests use to arrange and inspect objects. */

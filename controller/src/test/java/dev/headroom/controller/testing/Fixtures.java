@@ -6,6 +6,8 @@ import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.controller.BufferController;
 import dev.headroom.controller.ControllerOptions;
+import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.health.CrdWait;
 import dev.headroom.controller.runtime.Leadership;
 import dev.headroom.controller.runtime.Ticker;
 import dev.headroom.core.buffer.BufferSettings;
@@ -96,6 +98,22 @@ public final class Fixtures {
         new Leadership.LeaseId("headroom-system", ControllerOptions.DEFAULT_LEASE_NAME, identity),
         new Leadership.Timing(Duration.ofSeconds(8), Duration.ofSeconds(6), Duration.ofMillis(400)),
         0, resync, BufferSettings.defaults(), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
+  }
+
+  /**
+   * Starts a controller as {@code headroom run} wires it: its client carries the {@link ApiHealth} observer, and the
+   * CRD check retries every {@code crdRetry} (tests keep it short).
+   */
+  public static BufferController startObserved(ApiServer api, String identity, ControllerOptions options, Duration crdRetry) {
+    ApiHealth health = new ApiHealth("system:serviceaccount:headroom-system:" + identity, Duration.ofSeconds(1), System::nanoTime);
+    KubernetesClient client = api.client(identity, health::install);
+    BufferController c = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM, health, new CrdWait.Backoff(crdRetry, crdRetry.multipliedBy(4)));
+    try {
+      c.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return c;
   }
 
   /** Starts a controller whose client identifies as {@code identity}. */

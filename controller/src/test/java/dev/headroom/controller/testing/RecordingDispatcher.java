@@ -28,6 +28,8 @@ public final class RecordingDispatcher extends Dispatcher {
   private final List<ApiCall> calls = new CopyOnWriteArrayList<>();
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
   private volatile boolean refuseDryRun;
+  private volatile Predicate<ApiCall> denied = c -> false;
+  private volatile String deniedUser = "";
 
   private static final class Fault {
     final Predicate<ApiCall> matches;
@@ -50,6 +52,20 @@ public final class RecordingDispatcher extends Dispatcher {
     faults.add(new Fault(matches, code, times));
   }
 
+  /**
+   * Answers every request matching {@code calls} with kube-apiserver's RBAC denial for {@code user} (403 with
+   * {@code RESOURCE is forbidden: User "USER" cannot VERB resource ...}), until {@link #allowAll()}.
+   */
+  public void deny(Predicate<ApiCall> calls, String user) {
+    this.deniedUser = user;
+    this.denied = calls;
+  }
+
+  /** Lifts {@link #deny}. */
+  public void allowAll() {
+    this.denied = c -> false;
+  }
+
   /** Makes dry-run pod creation fail with 403 as if RBAC denied {@code create pods}. */
   public void refuseDryRun(boolean refuse) {
     this.refuseDryRun = refuse;
@@ -67,6 +83,11 @@ public final class RecordingDispatcher extends Dispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     ApiCall call = ApiCall.parse(request.getMethod(), request.getPath(), request.getHeader("User-Agent"));
     calls.add(call);
+    if (denied.test(call)) {
+      String scope = call.namespace() == null ? "at the cluster scope" : "in the namespace \"" + call.namespace() + "\"";
+      return status(403, "Forbidden", call.rbacResource() + " is forbidden: User \"" + deniedUser + "\" cannot " + call.verb()
+          + " resource \"" + call.rbacResource() + "\" in API group \"" + call.group() + "\" " + scope);
+    }
     for (Fault f : faults) {
       synchronized (f) {
         if (f.remaining > 0 && f.matches.test(call)) {
