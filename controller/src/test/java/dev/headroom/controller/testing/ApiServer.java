@@ -110,9 +110,13 @@ public final class ApiServer implements AutoCloseable {
     return callsBy(agent).stream().filter(ApiCall::mutating).toList();
   }
 
-  /** Distinct (group, resource, verb) triples sent by {@code agent}. */
+  /**
+   * Distinct (group, resource, verb) triples sent by {@code agent}; API discovery ({@code /apis/GROUP/VERSION}, a
+   * non-resource URL every authenticated user may read through the built-in {@code system:discovery} role) is not
+   * a resource permission and is left out.
+   */
   public Set<String> rbacTriples(String agent) {
-    return callsBy(agent).stream().map(c -> c.group() + " " + c.rbacResource() + " " + c.verb()).collect(Collectors.toSet());
+    return callsBy(agent).stream().filter(c -> !c.resource().isEmpty()).map(c -> c.group() + " " + c.rbacResource() + " " + c.verb()).collect(Collectors.toSet());
   }
 
   /** The CapacityBuffer CRD as the mock needs it: v1beta1 served and stored, status subresource. */
