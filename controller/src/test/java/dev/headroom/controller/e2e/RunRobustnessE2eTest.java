@@ -183,6 +183,7 @@ class RunRobustnessE2eTest {
     assertThat(linesContaining("cannot reach the API server").stream().filter(l -> l.contains("\"level\":\"WARN\""))).hasSizeLessThanOrEqualTo(1);
     assertThat(lines().stream().filter(l -> l.contains("\"level\":\"WARN\""))).as("the outage in a line or two").hasSizeBetween(1, 2);
     assertThat(linesContaining("resolved: ")).hasSizeBetween(1, 2);
+    assertThat(linesContaining("API access recovered: reconciling 1 namespace(s) with buffers again")).isNotEmpty();
     assertNoStackTraces();
   }
 

@@ -75,4 +75,26 @@ class ControllerLoopTest {
     assertThat(finished).containsExactly("a");
     assertThat(loop.isRunning()).isFalse();
   }
+
+  @Test
+  void aStuckReconcileStopsTheHeartbeatAndAFinishedOneRestartsIt() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ControllerLoop<String> loop = new ControllerLoop<>("stuck", queue, key -> {
+      entered.countDown();
+      release.await();
+      return ReconcileResult.done();
+    }, new ControllerLoop.Listener<>() {}, ticker);
+    assertThat(loop.sinceHeartbeat()).as("not running").isZero();
+    loop.start();
+    queue.add("ns");
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    ticker.advance(Duration.ofMinutes(3));
+    assertThat(loop.sinceHeartbeat()).isGreaterThanOrEqualTo(Duration.ofMinutes(3));
+    assertThat(loop.inFlight()).isEqualTo("ns");
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> loop.sinceHeartbeat().compareTo(Duration.ofSeconds(1)) < 0);
+    assertThat(loop.inFlight()).isNull();
+    loop.stop(Duration.ofSeconds(10));
+  }
 }
