@@ -7,11 +7,11 @@ import picocli.CommandLine.Command;
 @Command(
     name = "headroom",
     mixinStandardHelpOptions = true,
-    version = "headroom 0.1.0-SNAPSHOT",
+    versionProvider = VersionCommand.Provider.class,
     description = "Spare capacity ahead of demand for Kubernetes clusters.",
     subcommands = {CommandLine.HelpCommand.class, ExplainCommand.class, DemoCommand.class, BenchCommand.class,
         RunCommand.class, dev.headroom.cli.sim.SimulateCommand.class, dev.headroom.cli.sim.RecommendCommand.class,
-        PlanCommand.class})
+        PlanCommand.class, VersionCommand.class, CompletionCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -26,7 +26,14 @@ public final class Main implements Runnable {
   }
 
   static CommandLine newCommandLine() {
-    return new CommandLine(new Main());
+    return newCommandLine(Terminal.detect());
+  }
+
+  /** The command line, with colour only when {@code terminal} allows it (help, usage errors). */
+  static CommandLine newCommandLine(Terminal terminal) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setColorScheme(CommandLine.Help.defaultColorScheme(terminal.colour() ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
+    return cli;
   }
 
   @Override

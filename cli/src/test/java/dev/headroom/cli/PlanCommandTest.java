@@ -175,6 +175,24 @@ class PlanCommandTest {
   }
 
   @Test
+  void aPendingPodWithoutAnyNodeGroupSaysSo() throws IOException {
+    Path f = tmp.resolve("no-groups.yaml");
+    Files.writeString(f, String.join("\n",
+        "apiVersion: v1",
+        "kind: Pod",
+        "metadata: {name: worker-1, namespace: default}",
+        "spec: {containers: [{name: worker, image: worker:1, resources: {requests: {cpu: \"1\", memory: 1Gi}}}]}",
+        "status: {phase: Pending}",
+        ""));
+    Map<String, Object> p = json(run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z", "-o", "json"));
+    assertThat(list(p, "unschedulablePods")).containsExactly(
+        Map.of("namespace", "default", "name", "worker-1", "reason", "no node groups exist"));
+    Run text = run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z");
+    assertThat(text.exit()).as(text.err()).isZero();
+    assertThat(text.out()).contains("default/worker-1: no node groups exist");
+  }
+
+  @Test
   void badNodeGroupFieldIsReportedAtItsLine() throws IOException {
     Path f = tmp.resolve("bad.yaml");
     Files.writeString(f, String.join("\n",

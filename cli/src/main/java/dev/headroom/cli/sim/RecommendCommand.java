@@ -2,6 +2,7 @@ package dev.headroom.cli.sim;
 
 import dev.headroom.core.nodegroup.GoDuration;
 import dev.headroom.sim.recommend.BufferSizeSearch;
+import dev.headroom.cli.Terminal;
 import dev.headroom.sim.report.ProgressBar;
 import dev.headroom.sim.scenario.Scenario;
 import dev.headroom.sim.scenario.ScenarioException;
@@ -97,8 +98,7 @@ public final class RecommendCommand implements Callable<Integer> {
       stderr.println(e.getMessage());
       return 1;
     }
-    ProgressBar bar = SimulateCommand.FORMAT_TEXT.equals(format) && ScenarioInput.terminal()
-        ? new ProgressBar(System.err, System::nanoTime, "searching buffer sizes") : null;
+    ProgressBar bar = ScenarioInput.progressBar(Terminal.detect(), format, System.err, "searching buffer sizes");
     BufferSizeSearch.Result r;
     try {
       r = BufferSizeSearch.search(scenario, seed == null ? scenario.seed() : seed, target, pct, reps,

@@ -1,8 +1,11 @@
 package dev.headroom.cli.sim;
 
+import dev.headroom.cli.Terminal;
+import dev.headroom.sim.report.ProgressBar;
 import dev.headroom.sim.scenario.DefaultScenario;
 import dev.headroom.sim.scenario.Scenario;
 import dev.headroom.sim.scenario.ScenarioParser;
+import java.io.PrintStream;
 import java.nio.file.Path;
 
 /** Loads the scenario named on the command line, or the embedded default one. */
@@ -14,8 +17,11 @@ final class ScenarioInput {
     return file == null ? DefaultScenario.load() : ScenarioParser.parseFile(file);
   }
 
-  /** True when standard output is a terminal (progress bars are drawn only then). */
-  static boolean terminal() {
-    return System.console() != null;
+  /**
+   * The progress bar of a text-output run on a terminal, drawn on {@code err}; null (no progress output) when no
+   * terminal is attached or the output is JSON.
+   */
+  static ProgressBar progressBar(Terminal terminal, String format, PrintStream err, String label) {
+    return terminal.interactive() && SimulateCommand.FORMAT_TEXT.equals(format) ? new ProgressBar(err, System::nanoTime, label) : null;
   }
 }

@@ -1,5 +1,6 @@
 package dev.headroom.cli.sim;
 
+import dev.headroom.cli.Terminal;
 import dev.headroom.sim.report.ProgressBar;
 import dev.headroom.sim.report.ReportFiles;
 import dev.headroom.sim.report.SummaryJson;
@@ -81,8 +82,7 @@ public final class SimulateCommand implements Callable<Integer> {
       return 1;
     }
     long s = seed == null ? scenario.seed() : seed;
-    ProgressBar bar = FORMAT_TEXT.equals(format) && ScenarioInput.terminal()
-        ? new ProgressBar(System.err, System::nanoTime, "simulating " + scenario.name()) : null;
+    ProgressBar bar = ScenarioInput.progressBar(Terminal.detect(), format, System.err, "simulating " + scenario.name());
     SimulationReport report;
     try {
       report = ScenarioRunner.run(scenario, s, threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);

@@ -54,13 +54,38 @@ class SimulateCommandTest {
     assertThat(run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", "5").out()).isEqualTo(r.out());
   }
 
+  private static String uplotVersion() throws java.io.IOException {
+    java.util.Properties p = new java.util.Properties();
+    try (var in = SimulateCommandTest.class.getResourceAsStream("/META-INF/maven/org.webjars.npm/uplot/pom.properties")) {
+      p.load(in);
+    }
+    return p.getProperty("version");
+  }
+
+  @Test
+  void progressIsDrawnOnlyOnATerminalAndOnlyForTextOutput() {
+    java.io.PrintStream err = new java.io.PrintStream(new java.io.ByteArrayOutputStream());
+    assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(true, true), SimulateCommand.FORMAT_TEXT, err, "x")).isNotNull();
+    assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(true, false), SimulateCommand.FORMAT_TEXT, err, "x"))
+        .as("NO_COLOR turns off colour, not progress").isNotNull();
+    assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(false, false), SimulateCommand.FORMAT_TEXT, err, "x")).isNull();
+    assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(true, true), SimulateCommand.FORMAT_JSON, err, "x")).isNull();
+  }
+
   @Test
   void textTableAndReportFiles(@TempDir Path dir) throws Exception {
     Run r = run(SimulateCommand.NAME, tiny(), "--out", dir.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("Scenario tiny", "strategy", "wait p50", "none", "buffer-50pct", "wrote ");
     assertThat(dir.resolve("report.html")).exists();
-    assertThat(Files.readString(dir.resolve("report.html"))).contains("uPlot", "buffer-50pct");
+    String html = Files.readString(dir.resolve("report.html"));
+    assertThat(html).contains("uPlot", "buffer-50pct");
+    // the inlined chart library keeps its MIT licence notice, the webjar's own LICENSE text, ahead of its code
+    String license = new String(SimulateCommandTest.class.getResourceAsStream(
+        "/META-INF/resources/webjars/uplot/" + uplotVersion() + "/LICENSE").readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(license).contains("The MIT License", "Permission is hereby granted");
+    assertThat(html).contains(license.strip().replace("*/", "* /"));
+    assertThat(html.indexOf("Permission is hereby granted")).isLessThan(html.indexOf("new uPlot("));
     assertThat(Files.readString(dir.resolve("summary.json"))).contains("\"strategies\"");
     assertThat(Files.readAllLines(dir.resolve("ticks.csv"))).hasSize(1 + 2 * (30 * 6 + 1));
   }

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Core's {@link EventSink} writing {@code v1 Event}s. An event equal to one recorded less than the de-duplication
  * window ago (same object, type, reason and message; 5 minutes, as upstream) is dropped. Status events (subject
- * {@link ObjectRef#STATUS}) go to the {@code headroom-status} ConfigMap in Headroom's namespace; cluster-scoped
- * subjects (Nodes) to {@code default}. Writes run on the given executor so a slow API server does not stall the loop.
+ * {@link ObjectRef#STATUS}) are recorded in Headroom's namespace on that Namespace object itself (Headroom writes no
+ * status ConfigMap); other cluster-scoped subjects (Nodes) go to {@code default}. Writes run on the given executor so a slow API server does not stall the loop.
  */
 public final class KubernetesEventSink implements EventSink {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesEventSink.class);
@@ -50,7 +50,7 @@ public final class KubernetesEventSink implements EventSink {
   private record Key(String kind, String namespace, String name, String type, String reason, String message) {}
 
   /**
-   * @param statusNamespace Headroom's namespace (home of the status ConfigMap)
+   * @param statusNamespace Headroom's namespace (where status events are recorded, on the Namespace itself)
    * @param executor where API writes run ({@code Runnable::run} for synchronous writes)
    * @param instance the reporting instance (pod name)
    */
@@ -65,10 +65,10 @@ public final class KubernetesEventSink implements EventSink {
 
   @Override
   public void emit(EventRecord e) {
-    ObjectRef subject = e.subject();
-    boolean status = subject.equals(ObjectRef.STATUS);
+    boolean status = e.subject().equals(ObjectRef.STATUS);
+    ObjectRef subject = status ? new ObjectRef(ObjectRef.STATUS.kind(), "", statusNamespace, "") : e.subject();
     String namespace = status ? statusNamespace : subject.namespace() == null || subject.namespace().isEmpty() ? CLUSTER_SCOPED_EVENT_NAMESPACE : subject.namespace();
-    String objectNamespace = status ? statusNamespace : subject.namespace() == null || subject.namespace().isEmpty() ? null : subject.namespace();
+    String objectNamespace = status || subject.namespace() == null || subject.namespace().isEmpty() ? null : subject.namespace();
     Instant now = clock.instant();
     Key key = new Key(subject.kind(), objectNamespace, subject.name(), e.type(), e.reason(), e.message());
     synchronized (recent) {
@@ -82,7 +82,7 @@ public final class KubernetesEventSink implements EventSink {
         prune(now);
       }
     }
-    Event event = build(e, namespace, objectNamespace, now);
+    Event event = build(e, subject, namespace, objectNamespace, now);
     executor.execute(() -> {
       try {
         client.v1().events().inNamespace(namespace).resource(event).create();
@@ -101,8 +101,7 @@ public final class KubernetesEventSink implements EventSink {
     }
   }
 
-  private Event build(EventRecord e, String namespace, String objectNamespace, Instant now) {
-    ObjectRef subject = e.subject();
+  private Event build(EventRecord e, ObjectRef subject, String namespace, String objectNamespace, Instant now) {
     String ts = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
     String name = subject.name() + "." + Long.toHexString(now.toEpochMilli() * 1000 + (sequence.incrementAndGet() % 1000));
     return new EventBuilder()

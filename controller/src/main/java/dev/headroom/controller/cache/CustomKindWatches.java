@@ -3,6 +3,7 @@ package dev.headroom.controller.cache;
 import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.controller.health.ApiRequest;
 import dev.headroom.core.buffer.ClusterApiException;
+import dev.headroom.core.buffer.UnmappedKindException;
 import dev.headroom.core.buffer.ScaleView;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -108,7 +109,7 @@ public final class CustomKindWatches implements AutoCloseable {
     try {
       Optional<CustomResourceDefinition> crd = findCrd(key);
       if (crd.isEmpty()) {
-        fail(key, e, "no matches for kind \"" + key.kind() + "\" in group \"" + key.group() + "\"");
+        fail(key, e, UnmappedKindException.noMatches(key.group(), key.kind()).getMessage());
         return e;
       }
       CustomKind kind = CustomKind.of(crd.get());
@@ -176,7 +177,8 @@ public final class CustomKindWatches implements AutoCloseable {
   /**
    * The scale view of a custom object, read from the watch (or with a live GET while the watch has not synced).
    *
-   * @throws ClusterApiException with the API's text when the kind cannot be resolved, has no scale subresource,
+   * @throws UnmappedKindException with the discovery error when the kind cannot be resolved
+   * @throws ClusterApiException with the API's text when the kind has no scale subresource,
    *     or the object does not exist
    */
   public ScaleView scale(String namespace, KindKey key, String name) throws ClusterApiException {
@@ -185,7 +187,8 @@ public final class CustomKindWatches implements AutoCloseable {
     synchronized (this) {
       Entry e = ensure(key);
       if (e.kind == null) {
-        throw new ClusterApiException(e.error == null ? "kind " + key + " is not resolved yet" : e.error);
+        // discovery (the CRD lookup) failed: no /scale GET was made (spec §3.3)
+        throw new UnmappedKindException(e.error == null ? "kind " + key + " is not resolved yet" : e.error);
       }
       kind = e.kind;
       cache = e.cache;

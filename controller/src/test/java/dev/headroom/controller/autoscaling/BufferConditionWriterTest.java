@@ -75,8 +75,10 @@ class BufferConditionWriterTest {
     });
     assertThat(events).filteredOn(x -> x.getReason().equals("ScaledUpGroup")).singleElement().satisfies(x -> {
       assertThat(x.getMetadata().getNamespace()).isEqualTo("headroom-system");
-      assertThat(x.getInvolvedObject().getKind()).isEqualTo("ConfigMap");
-      assertThat(x.getInvolvedObject().getName()).isEqualTo("headroom-status");
+      assertThat(x.getInvolvedObject().getKind()).as("no status ConfigMap is written, so none is named").isEqualTo("Namespace");
+      assertThat(x.getInvolvedObject().getName()).isEqualTo("headroom-system");
+      assertThat(x.getInvolvedObject().getNamespace()).isNull();
+      assertThat(x.getInvolvedObject().getApiVersion()).isEqualTo("v1");
     });
   }
 }

@@ -157,6 +157,19 @@ class BufferControllerE2eTest {
   }
 
   @Test
+  void aKindDiscoveryCannotMapIsReportedWithoutTheScaleSubresourceText() {
+    admin.resource(Fixtures.percentageBuffer(NS, "wrong-group", "batch", "Deployment", "web", 50)).create();
+    controller = Fixtures.start(api, "controller-a", Fixtures.options("controller-a", false, Duration.ofMinutes(5), true));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(condition(buffer("wrong-group"), "ReadyForProvisioning")).get().satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getMessage()).isEqualTo("Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
+              + "no matches for kind \"Deployment\" in group \"batch\", failed to resolve scalable object: "
+              + "kind batch/Deployment is not supported to use pod template");
+        }));
+  }
+
+  @Test
   void aCustomKindWithAScaleSubresourceIsWatchedAndItsLivePodUsed() {
     admin.apiextensions().v1().customResourceDefinitions().resource(ApiServer.scalableCrd("sandbox.example.dev", "WarmPool", "warmpools")).create();
     ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup("sandbox.example.dev").withVersion("v1alpha1")

@@ -625,7 +625,9 @@ public final class Autoscaler {
       } else {
         result = ScaleUpResult.ScaleUpNoOptionsAvailable;
       }
-      return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), null);
+      // No group to consider leaves no per-group reason to count: say why instead of an empty text.
+      String noGroups = loop.groups.isEmpty() ? Events.NO_NODE_GROUPS_REASON : null;
+      return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), noGroups);
     }
 
     /** The expansion options of the groups not used yet (real pods first when so configured). */

@@ -34,6 +34,8 @@ public final class Events {
 
   /** Reason text for pods when the total node limit blocks scale-up. */
   public static final String MAX_TOTAL_NODES_REASON = "max total nodes in cluster reached";
+  /** Reason text for pods when no node group exists (upstream would give an empty reason list). */
+  public static final String NO_NODE_GROUPS_REASON = "no node groups exist";
 
   private Events() {}
 }

@@ -40,8 +40,10 @@ public interface BufferClusterView {
    * core already maps {@code core} to {@code ""}. For built-in kinds an adapter may use
    * {@link WorkloadKind#scaleOf(HasMetadata)}.
    *
-   * @throws ClusterApiException with the API's text when the kind cannot be resolved, has no {@code /scale}
-   *     (Jobs), or the object does not exist (e.g. {@code deployments.apps "x" not found})
+   * @throws UnmappedKindException with discovery's text when the kind cannot be mapped to a resource (no
+   *     {@code /scale} GET is made)
+   * @throws ClusterApiException with the API's text when the {@code /scale} GET fails: the kind has no
+   *     {@code /scale} (Jobs) or the object does not exist (e.g. {@code deployments.apps "x" not found})
    */
   ScaleView scale(String namespace, String apiGroup, String kind, String name) throws ClusterApiException;
 

@@ -119,6 +119,8 @@ public final class BufferTranslator {
       }
     } catch (LivePodException e) {
       liveError = e.getMessage();
+    } catch (UnmappedKindException e) {
+      liveError = ERR_GET_SCALE_OBJECT + e.getMessage();
     } catch (ClusterApiException e) {
       liveError = ERR_GET_SCALE_OBJECT + ERR_SCALE_SUBRESOURCE + e.getMessage();
     }

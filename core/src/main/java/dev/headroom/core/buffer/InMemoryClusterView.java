@@ -122,7 +122,7 @@ public final class InMemoryClusterView implements BufferClusterView {
     if (customScales.keySet().stream().anyMatch(k -> k.startsWith(apiGroup + "|" + kind + "|"))) {
       throw new ClusterApiException(NotFound.message(kind.toLowerCase(java.util.Locale.ROOT) + "s", apiGroup, name));
     }
-    throw new ClusterApiException("no matches for kind \"" + kind + "\" in group \"" + apiGroup + "\"");
+    throw UnmappedKindException.noMatches(apiGroup, kind);
   }
 
   @Override

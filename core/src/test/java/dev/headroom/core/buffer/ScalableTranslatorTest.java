@@ -167,8 +167,11 @@ class ScalableTranslatorTest {
   static Stream<Arguments> unsupported() {
     return Stream.of(
         Arguments.of("3.4 apiGroup \"\" for a Deployment is not defaulted to apps", "", "Deployment",
-            "Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: failed to get scale sub resource: "
+            "Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
                 + "no matches for kind \"Deployment\" in group \"\", failed to resolve scalable object: kind /Deployment is not supported to use pod template"),
+        Arguments.of("3.3 a kind discovery cannot map is returned unwrapped after 'failed to get scale object: '", "batch", "Deployment",
+            "Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
+                + "no matches for kind \"Deployment\" in group \"batch\", failed to resolve scalable object: kind batch/Deployment is not supported to use pod template"),
         Arguments.of("3.3 custom kind with /scale but no pods", "example.com", "Foo",
             "Buffer not ready for provisioning: failed to resolve scalable object: kind example.com/Foo is not supported to use pod template"));
   }

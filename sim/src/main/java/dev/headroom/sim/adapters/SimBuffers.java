@@ -16,6 +16,7 @@ import dev.headroom.core.buffer.InMemoryTemplateStore;
 import dev.headroom.core.buffer.NamespaceResult;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
+import dev.headroom.core.buffer.UnmappedKindException;
 import dev.headroom.core.buffer.WorkloadKind;
 import dev.headroom.sim.cluster.DeploymentController;
 import dev.headroom.sim.cluster.SimCluster;
@@ -277,7 +278,7 @@ public final class SimBuffers {
     public ScaleView scale(String namespace, String apiGroup, String kind, String name) throws ClusterApiException {
       Optional<WorkloadKind> wk = WorkloadKind.resolve(apiGroup, kind);
       if (wk.isEmpty()) {
-        throw new ClusterApiException("the server doesn't have a resource type \"" + kind + "\"");
+        throw UnmappedKindException.noMatches(apiGroup, kind);
       }
       if (wk.get() != WorkloadKind.DEPLOYMENT || !deployments.containsKey(namespace + "/" + name)) {
         throw new ClusterApiException(wk.get().notFound(name));
