@@ -1,7 +1,6 @@
 package dev.headroom.cli;
 
 import dev.headroom.cli.input.InputDocument;
-import dev.headroom.cli.input.InputException;
 import dev.headroom.cli.input.YamlInputLoader;
 import dev.headroom.core.buffer.BufferSettings;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -56,21 +55,12 @@ public final class ExplainCommand implements Callable<Integer> {
       return 1;
     }
     Instant at = parsedNow.get();
-    List<InputDocument> documents = new ArrayList<>();
-    boolean unreadable = false;
     YamlInputLoader loader = new YamlInputLoader();
-    for (Path f : files) {
-      try {
-        documents.addAll(loader.load(f));
-      } catch (InputException e) {
-        err.println(e.getMessage());
-        unreadable = true;
-      }
-    }
-    if (unreadable) {
-      err.flush();
+    Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
+    if (loaded.isEmpty()) {
       return 1;
     }
+    List<InputDocument> documents = loaded.get();
     Explainer.Result result = new Explainer(BufferSettings.defaults()).explain(documents, at);
     result.diagnostics().forEach(err::println);
     err.flush();

@@ -1,7 +1,6 @@
 package dev.headroom.cli;
 
 import dev.headroom.cli.input.InputDocument;
-import dev.headroom.cli.input.InputException;
 import dev.headroom.cli.input.YamlInputLoader;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.expander.Expanders;
@@ -70,20 +69,11 @@ public final class PlanCommand implements Callable<Integer> {
       return 1;
     }
     YamlInputLoader loader = new YamlInputLoader();
-    List<InputDocument> documents = new ArrayList<>();
-    boolean unreadable = false;
-    for (Path f : files) {
-      try {
-        documents.addAll(loader.load(f));
-      } catch (InputException e) {
-        err.println(e.getMessage());
-        unreadable = true;
-      }
-    }
-    if (unreadable) {
-      err.flush();
+    Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
+    if (loaded.isEmpty()) {
       return 1;
     }
+    List<InputDocument> documents = loaded.get();
     AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).build();
     Planner.Result result;
     try {
