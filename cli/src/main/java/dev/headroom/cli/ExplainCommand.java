@@ -50,11 +50,7 @@ public final class ExplainCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> parsedNow = NowOption.parse(now, err);
-    if (parsedNow.isEmpty()) {
-      return 1;
-    }
-    Instant at = parsedNow.get();
+    Instant at = NowOption.parse(now, spec.commandLine());
     YamlInputLoader loader = new YamlInputLoader();
     Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
     if (loaded.isEmpty()) {

@@ -56,17 +56,11 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> parsedNow = NowOption.parse(now, err);
-    if (parsedNow.isEmpty()) {
-      return 1;
-    }
-    Instant at = parsedNow.get();
+    Instant at = NowOption.parse(now, spec.commandLine());
     try {
       Expanders.parse(expander);
     } catch (IllegalArgumentException e) {
-      err.println("--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
-      err.flush();
-      return 1;
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
     }
     YamlInputLoader loader = new YamlInputLoader();
     Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
