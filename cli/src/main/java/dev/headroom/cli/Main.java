@@ -31,7 +31,8 @@ public final class Main implements Runnable {
    */
   public static final int USAGE_ERROR = 1;
 
-  static CommandLine newCommandLine() {
+  /** The command line with Headroom's error handling (one-line usage errors, no stack traces). */
+  public static CommandLine newCommandLine() {
     CommandLine cli = new CommandLine(new Main());
     cli.setParameterExceptionHandler(Main::usageError);
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {

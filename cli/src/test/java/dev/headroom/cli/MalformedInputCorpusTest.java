@@ -285,7 +285,7 @@ class MalformedInputCorpusTest {
 
   private static void usage(List<Case> cases, String cmd, Random r) {
     String flag = "--" + misspell("output", r);
-    cases.add(new Case(cmd + " unknown option", List.of(cmd, "-f", "FILEX", flag, "json"), bytes(""), 1, "Unknown option", 0));
+    cases.add(new Case(cmd + " unknown option", List.of(cmd, "-f", "x.yaml", flag, "json"), bytes(""), 1, "Unknown option", 0));
     cases.add(new Case(cmd + " missing -f value", List.of(cmd, "-f"), bytes(""), 1, "Missing required parameter", 0));
     cases.add(new Case(cmd + " no -f", List.of(cmd), bytes(""), 1, "Missing required option", 0));
     cases.add(new Case(cmd + " bad -o", List.of(cmd, "-f", "x.yaml", "-o", "xml"), bytes(""), 1, "Invalid value for option '--output'", 0));
