@@ -204,7 +204,7 @@ public final class Explainer {
       try {
         buffer.setStatus(SERIALIZATION.convertValue(status, CapacityBufferStatus.class));
       } catch (RuntimeException e) {
-        throw new InputException(doc.position(), "invalid CapacityBuffer status: " + e.getMessage().lines().findFirst().orElse(""));
+        throw new InputException(doc.position(), "invalid CapacityBuffer status: " + dev.headroom.cli.input.PlainMessages.of(e));
       }
     }
     return buffer;

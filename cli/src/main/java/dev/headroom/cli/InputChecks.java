@@ -41,7 +41,14 @@ final class InputChecks {
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
+  /** The API server's limit on the total size of an object's annotations (256 KiB). */
+  static final int MAX_ANNOTATION_BYTES = 256 * 1024;
+
   private InputChecks() {}
+
+  private static long utf8Length(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+  }
 
   /**
    * Loads every file and checks the objects; problems go to {@code err}, one line each.
@@ -90,6 +97,16 @@ final class InputChecks {
           problems.add(new StrictFields.Problem(path, "unknown field \"" + path + "\""));
         }
         problems.addAll(StrictFields.check(raw.get("metadata"), ObjectMeta.class, "metadata"));
+      }
+      if (problems.isEmpty() && raw.get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> annotations) {
+        long bytes = 0;
+        for (Map.Entry<?, ?> a : annotations.entrySet()) {
+          bytes += utf8Length(String.valueOf(a.getKey())) + (a.getValue() == null ? 0 : utf8Length(String.valueOf(a.getValue())));
+        }
+        if (bytes > MAX_ANNOTATION_BYTES) {
+          problems.add(new StrictFields.Problem("metadata.annotations", "metadata.annotations: too long: must have at most "
+              + MAX_ANNOTATION_BYTES + " bytes (the API server's limit), not " + bytes));
+        }
       }
       for (StrictFields.Problem p : problems) {
         out.add(at(doc, loader, p.path()) + ": " + label + ": " + p.message());

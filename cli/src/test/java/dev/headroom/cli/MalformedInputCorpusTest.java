@@ -147,6 +147,8 @@ class MalformedInputCorpusTest {
       deepNesting(cases, cmd, r);
       notUtf8(cases, cmd, r);
       syntaxErrors(cases, cmd, r);
+      cases.add(objects(cmd, "annotations too long", insert(OBJECTS, 4, "  annotations: {note: " + "x".repeat(300_000) + "}"), 1,
+          "metadata.annotations: too long: must have at most 262144 bytes", 5));
       cases.add(new Case(cmd + " alias bomb", args(cmd), bytes(aliasBomb()), 1, "values once aliases are expanded", 0));
       cases.add(new Case(cmd + " over the size limit", args(cmd), bytes("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n# "
           + "x".repeat(8 * 1024 * 1024) + "\n"), 1, "8 MiB", 0));
