@@ -167,6 +167,12 @@ public final class ScenarioParser {
     } catch (RuntimeException ex) {
       throw spec.get("autoscaler") == null ? spec.error(ex.getMessage()) : spec.get("autoscaler").error(ex.getMessage());
     }
+    try {
+      dev.headroom.core.autoscaler.expander.Expanders.parse(autoscaler.expander());
+    } catch (IllegalArgumentException ex) {
+      YamlValue at = spec.get("autoscaler").get("expander");
+      throw (at == null ? spec.get("autoscaler") : at).error(ex.getMessage());
+    }
 
     List<YamlValue> groupValues = new ArrayList<>();
     if (spec.get("nodeGroups") != null) {

@@ -154,6 +154,8 @@ class ScenarioParserTest {
         .hasMessageContaining("must be at least 1s");
     assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  model: {bufferSyncInterval: 1ms}"), null))
         .hasMessage("a.yaml:8: spec.model.bufferSyncInterval: must be at least 1s");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  autoscaler: {expander: cheapest}"), null))
+        .hasMessageStartingWith("a.yaml:8: spec.autoscaler.expander: unknown expander \"cheapest\"");
     assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("percentage: 20", "percentage: 1e30"), null))
         .hasMessageContaining("must be at most 2147483647");
     assertThat(ScenarioParser.parse("a.yaml", BASE.replace("  duration: 30m", "  duration: 7d").replace("  tick: 5s", "  tick: 60s"), null)
