@@ -1,7 +1,6 @@
 package dev.headroom.cli;
 
 import dev.headroom.cli.input.InputDocument;
-import dev.headroom.cli.input.InputException;
 import dev.headroom.cli.input.YamlInputLoader;
 import dev.headroom.core.buffer.BufferSettings;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -51,26 +50,13 @@ public final class ExplainCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> parsedNow = NowOption.parse(now, err);
-    if (parsedNow.isEmpty()) {
-      return 1;
-    }
-    Instant at = parsedNow.get();
-    List<InputDocument> documents = new ArrayList<>();
-    boolean unreadable = false;
+    Instant at = NowOption.parse(now, spec.commandLine());
     YamlInputLoader loader = new YamlInputLoader();
-    for (Path f : files) {
-      try {
-        documents.addAll(loader.load(f));
-      } catch (InputException e) {
-        err.println(e.getMessage());
-        unreadable = true;
-      }
-    }
-    if (unreadable) {
-      err.flush();
+    Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
+    if (loaded.isEmpty()) {
       return 1;
     }
+    List<InputDocument> documents = loaded.get();
     Explainer.Result result = new Explainer(BufferSettings.defaults()).explain(documents, at);
     result.diagnostics().forEach(err::println);
     err.flush();

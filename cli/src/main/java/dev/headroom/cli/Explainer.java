@@ -43,7 +43,7 @@ import java.util.Set;
 public final class Explainer {
 
   /** Kinds explain reads, by {@code apiVersion} and {@code kind}; anything else is ignored with a notice. */
-  private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+  static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
       "v1/PodTemplate", PodTemplate.class,
       "apps/v1/Deployment", Deployment.class,
       "apps/v1/ReplicaSet", ReplicaSet.class,
@@ -204,7 +204,7 @@ public final class Explainer {
       try {
         buffer.setStatus(SERIALIZATION.convertValue(status, CapacityBufferStatus.class));
       } catch (RuntimeException e) {
-        throw new InputException(doc.position(), "invalid CapacityBuffer status: " + e.getMessage().lines().findFirst().orElse(""));
+        throw new InputException(doc.position(), "invalid CapacityBuffer status: " + dev.headroom.cli.input.PlainMessages.of(e));
       }
     }
     return buffer;

@@ -1,10 +1,9 @@
 package dev.headroom.cli;
 
-import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Optional;
+import picocli.CommandLine;
 
 /** The {@code --now RFC3339} option shared by commands that evaluate the cluster at one instant. */
 final class NowOption {
@@ -12,19 +11,18 @@ final class NowOption {
   private NowOption() {}
 
   /**
-   * The instant {@code text} names, or the current time when it is null. A malformed value is reported on
-   * {@code err} as one line and gives an empty result (the command then exits 1).
+   * The instant {@code text} names, or the current time when it is null.
+   *
+   * @throws CommandLine.ParameterException for a malformed value (a usage error: one line and a hint)
    */
-  static Optional<Instant> parse(String text, PrintWriter err) {
+  static Instant parse(String text, CommandLine cmd) {
     if (text == null) {
-      return Optional.of(Instant.now());
+      return Instant.now();
     }
     try {
-      return Optional.of(OffsetDateTime.parse(text).toInstant());
+      return OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
-      err.println("--now: \"" + text + "\" is not an RFC 3339 time such as 2026-03-02T08:30:00Z");
-      err.flush();
-      return Optional.empty();
+      throw new CommandLine.ParameterException(cmd, "--now: \"" + text + "\" is not an RFC 3339 time such as 2026-03-02T08:30:00Z");
     }
   }
 }

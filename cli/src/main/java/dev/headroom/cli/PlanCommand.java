@@ -1,7 +1,6 @@
 package dev.headroom.cli;
 
 import dev.headroom.cli.input.InputDocument;
-import dev.headroom.cli.input.InputException;
 import dev.headroom.cli.input.YamlInputLoader;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.expander.Expanders;
@@ -57,33 +56,18 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> parsedNow = NowOption.parse(now, err);
-    if (parsedNow.isEmpty()) {
-      return 1;
-    }
-    Instant at = parsedNow.get();
+    Instant at = NowOption.parse(now, spec.commandLine());
     try {
       Expanders.parse(expander);
     } catch (IllegalArgumentException e) {
-      err.println("--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
-      err.flush();
-      return 1;
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
     }
     YamlInputLoader loader = new YamlInputLoader();
-    List<InputDocument> documents = new ArrayList<>();
-    boolean unreadable = false;
-    for (Path f : files) {
-      try {
-        documents.addAll(loader.load(f));
-      } catch (InputException e) {
-        err.println(e.getMessage());
-        unreadable = true;
-      }
-    }
-    if (unreadable) {
-      err.flush();
+    Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
+    if (loaded.isEmpty()) {
       return 1;
     }
+    List<InputDocument> documents = loaded.get();
     AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).build();
     Planner.Result result;
     try {

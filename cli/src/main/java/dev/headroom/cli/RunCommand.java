@@ -14,6 +14,7 @@ import dev.headroom.controller.logging.Logging;
 import dev.headroom.controller.runtime.Leadership;
 import dev.headroom.controller.runtime.Ticker;
 import dev.headroom.core.buffer.BufferSettings;
+import dev.headroom.core.nodegroup.GoDuration;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -28,20 +29,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code headroom run}: the buffer controller in a cluster (informers, leader election, metrics). */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = AutoscalerFlags.Defaults.class,
     description = "Run the CapacityBuffer controller against a cluster (in-cluster config unless --kubeconfig is given); "
         + "with --cloud-provider also the autoscaler, under the same leader election.")
 public final class RunCommand implements Callable<Integer> {
   static final String SERVICE_ACCOUNT_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
   static final String DEFAULT_LEASE_NAMESPACE = "headroom-system";
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -71,10 +69,13 @@ public final class RunCommand implements Callable<Integer> {
       description = "elect a leader through a Lease; only the leader writes (default: ${DEFAULT-VALUE})")
   boolean leaderElect;
 
-  @Option(names = Flags.LEASE_NAMESPACE, paramLabel = "NS", description = "namespace of the Lease (default: the pod's namespace, else " + DEFAULT_LEASE_NAMESPACE + ")")
+  @Option(names = {Flags.LEASE_NAMESPACE, Flags.LEASE_NAMESPACE_DEPRECATED}, paramLabel = "NS",
+      description = "namespace of the Lease (default: the pod's namespace, else " + DEFAULT_LEASE_NAMESPACE + "; "
+          + Flags.LEASE_NAMESPACE_DEPRECATED + " is a deprecated alias)")
   String leaseNamespace;
 
-  @Option(names = Flags.LEASE_NAME, paramLabel = "NAME", defaultValue = ControllerOptions.DEFAULT_LEASE_NAME, description = "name of the Lease (default: ${DEFAULT-VALUE})")
+  @Option(names = {Flags.LEASE_NAME, Flags.LEASE_NAME_DEPRECATED}, paramLabel = "NAME", defaultValue = ControllerOptions.DEFAULT_LEASE_NAME,
+      description = "name of the Lease (default: ${DEFAULT-VALUE}; " + Flags.LEASE_NAME_DEPRECATED + " is a deprecated alias)")
   String leaseName;
 
   @Option(names = Flags.IDENTITY, paramLabel = "ID", description = "this replica's identity in the Lease (default: $HOSTNAME plus a random suffix)")
@@ -86,7 +87,7 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = Flags.LOG_FORMAT, paramLabel = "json|text", defaultValue = "json", description = "log lines as JSON (with a level field) or text for terminals (default: ${DEFAULT-VALUE})")
   String logFormat;
 
-  @Option(names = Flags.LOG_LEVEL, paramLabel = "LEVEL", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR (default: ${DEFAULT-VALUE})")
+  @Option(names = Flags.LOG_LEVEL, paramLabel = "LEVEL", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR, any case (default: ${DEFAULT-VALUE})")
   String logLevel;
 
   @Option(names = Flags.RESYNC_PERIOD, paramLabel = "DURATION", defaultValue = "5m", description = "resync period of the buffer informer, e.g. 5m, 30s (default: ${DEFAULT-VALUE})")
@@ -99,17 +100,23 @@ public final class RunCommand implements Callable<Integer> {
     ControllerOptions options;
     LogFormat format;
     AutoscalerSettings autoscaling = null;
+    Level level;
     try {
-      format = LogFormat.parse(logFormat);
+      try {
+        format = LogFormat.parse(logFormat);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(Flags.LOG_FORMAT + ": " + e.getMessage());
+      }
+      level = logLevel(logLevel);
       options = options();
+      autoscalerFlags.validate();
       if (autoscalerFlags.enabled()) {
         autoscaling = autoscalerFlags.settings(injectionEnabled, options.lease().namespace());
       }
     } catch (IllegalArgumentException e) {
-      spec.commandLine().getErr().println("headroom run: " + e.getMessage());
-      return 1;
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Logging.configure(format, Level.toLevel(logLevel.toUpperCase(Locale.ROOT), Level.INFO));
+    Logging.configure(format, level);
     Config config;
     try {
       config = kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(Files.readString(kubeconfig, StandardCharsets.UTF_8));
@@ -197,18 +204,28 @@ public final class RunCommand implements Callable<Integer> {
     return DEFAULT_LEASE_NAMESPACE;
   }
 
-  /** {@code 500ms}, {@code 30s}, {@code 5m} or {@code 1h}. */
+  private static final List<String> LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
+
+  /** The logback level {@code --log-level} names. */
+  static Level logLevel(String text) {
+    String upper = text.trim().toUpperCase(Locale.ROOT);
+    if (!LEVELS.contains(upper)) {
+      throw new IllegalArgumentException(Flags.LOG_LEVEL + ": unknown level \"" + text + "\" (use " + String.join(", ", LEVELS) + ")");
+    }
+    return Level.toLevel(upper);
+  }
+
+  /** A positive Go duration ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h30m}, {@code 1d}), as every duration flag. */
   static Duration parseDuration(String flag, String text) {
-    Matcher m = DURATION.matcher(text.trim());
-    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+    Duration d;
+    try {
+      d = GoDuration.parse(text.trim());
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(flag + ": expected a positive duration such as 30s or 5m, got \"" + text + "\"");
     }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofHours(n);
-    };
+    if (d.isZero()) {
+      throw new IllegalArgumentException(flag + ": expected a positive duration such as 30s or 5m, got \"" + text + "\"");
+    }
+    return d;
   }
 }

@@ -46,6 +46,34 @@ class RunCommandAutoscalerTest {
   }
 
   @Test
+  void upstreamNamesBareBooleansAndTheScaleDownOptions() {
+    RunCommand cmd = parse("--cloud-provider=kwok", "--scale-down-enabled", "--ignore-daemonsets-utilization",
+        "--skip-nodes-with-local-storage=false", "--scale-down-unready-time=1h", "--scale-down-delay-after-delete=30s",
+        "--scale-down-delay-after-failure=1d", "--scale-down-utilization-threshold=0.7", "--max-scale-down-parallelism=3",
+        "--max-drain-parallelism=2", "--max-graceful-termination-sec=30", "--scale-down-non-empty-candidates-count=5",
+        "--leader-elect-resource-namespace=ops", "--leader-elect-resource-name=lock");
+    AutoscalerSettings s = cmd.autoscalerFlags.settings(true, "ops");
+    assertThat(s.options().scaleDownEnabled()).isTrue();
+    assertThat(s.options().ignoreDaemonSetsUtilization()).isTrue();
+    assertThat(s.options().skipNodesWithLocalStorage()).isFalse();
+    assertThat(s.options().scaleDownUnreadyTime()).isEqualTo(Duration.ofHours(1));
+    assertThat(s.options().scaleDownDelayAfterDelete()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.options().scaleDownDelayAfterFailure()).isEqualTo(Duration.ofDays(1));
+    assertThat(s.options().scaleDownUtilizationThreshold()).isEqualTo(0.7);
+    assertThat(s.options().maxScaleDownParallelism()).isEqualTo(3);
+    assertThat(s.options().maxDrainParallelism()).isEqualTo(2);
+    assertThat(s.options().scaleDownNonEmptyCandidatesCount()).isEqualTo(5);
+    assertThat(s.maxGracefulTerminationSec()).isEqualTo(30);
+    assertThat(cmd.options().lease().namespace()).isEqualTo("ops");
+    assertThat(cmd.options().lease().name()).isEqualTo("lock");
+    RunCommand old = parse("--leader-elect-lease-namespace=legacy", "--leader-elect-lease-name=old");
+    assertThat(old.options().lease().namespace()).isEqualTo("legacy");
+    assertThat(old.options().lease().name()).isEqualTo("old");
+    assertThat(parse().autoscalerFlags.settings(true, "x").options())
+        .isEqualTo(dev.headroom.core.autoscaler.AutoscalerOptions.builder().bufferPodInjectionEnabled(true).build());
+  }
+
+  @Test
   void aMalformedNodeGroupFileIsAFileLineErrorAndExitCodeOne() throws Exception {
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, """

@@ -9,8 +9,12 @@ public final class Flags {
   public static final String DRY_RUN_ENABLED = "--capacity-buffer-pod-dry-run-enabled";
   public static final String QUOTA_COUNT_PODS = "--capacity-buffer-quota-count-pods";
   public static final String LEADER_ELECT = "--leader-elect";
-  public static final String LEASE_NAMESPACE = "--leader-elect-lease-namespace";
-  public static final String LEASE_NAME = "--leader-elect-lease-name";
+  public static final String LEASE_NAMESPACE = "--leader-elect-resource-namespace";
+  public static final String LEASE_NAME = "--leader-elect-resource-name";
+  /** Deprecated alias of {@link #LEASE_NAMESPACE} (the name before the upstream one was adopted). */
+  public static final String LEASE_NAMESPACE_DEPRECATED = "--leader-elect-lease-namespace";
+  /** Deprecated alias of {@link #LEASE_NAME}. */
+  public static final String LEASE_NAME_DEPRECATED = "--leader-elect-lease-name";
   public static final String IDENTITY = "--leader-elect-identity";
   public static final String HTTP_PORT = "--http-port";
   public static final String LOG_FORMAT = "--log-format";

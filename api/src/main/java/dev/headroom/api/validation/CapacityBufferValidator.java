@@ -114,6 +114,17 @@ public final class CapacityBufferValidator {
     return run(RawTree.of(object), version, mode).errors();
   }
 
+  /**
+   * The fields of a plain tree that this version's schema does not declare, as dotted paths ({@code spec.replicass},
+   * {@code spec.limits} keys are free): what kube-apiserver's strict field validation reports as
+   * {@code unknown field "PATH"} instead of pruning. {@code metadata} is not inspected (the schema leaves it open).
+   */
+  public static List<String> unknownFields(Map<String, ?> object, CapacityBufferVersion version) {
+    List<String> out = new java.util.ArrayList<>();
+    SCHEMAS.get(version).unknownFields(object, "", out);
+    return out;
+  }
+
   /** The version named by the tree's {@code apiVersion}, if it is one of the served versions. */
   public static Optional<CapacityBufferVersion> versionOf(Map<String, ?> object) {
     return object.get("apiVersion") instanceof String s ? CapacityBufferVersion.fromApiVersion(s) : Optional.empty();

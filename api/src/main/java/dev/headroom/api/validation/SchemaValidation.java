@@ -70,6 +70,33 @@ final class SchemaValidation {
     return Pattern.compile(p);
   }
 
+  /** Adds to {@code out} the path of every field of {@code value} the schema does not declare (what pruning drops). */
+  void unknownFields(Object value, String path, List<String> out) {
+    unknownFields(schema, value, path, out);
+  }
+
+  private static void unknownFields(JsonNode s, Object value, String path, List<String> out) {
+    if (value instanceof Map<?, ?> map) {
+      JsonNode props = s.get("properties");
+      JsonNode additional = s.get("additionalProperties");
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        String key = String.valueOf(e.getKey());
+        String child = path.isEmpty() ? key : path + "." + key;
+        if (props != null && props.has(key)) {
+          unknownFields(props.get(key), e.getValue(), child, out);
+        } else if (additional != null && additional.isObject()) {
+          unknownFields(additional, e.getValue(), child, out);
+        } else if (props != null && e.getValue() != null) {
+          out.add(child);
+        }
+      }
+    } else if (value instanceof List<?> list && s.has("items")) {
+      for (int i = 0; i < list.size(); i++) {
+        unknownFields(s.get("items"), list.get(i), path + "[" + i + "]", out);
+      }
+    }
+  }
+
   /** Prunes unknown fields, drops nulls and applies defaults, in place; returns the (possibly replaced) value. */
   Object prepare(Object value) {
     return prepare(schema, value);

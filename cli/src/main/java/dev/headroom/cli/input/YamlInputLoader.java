@@ -1,41 +1,58 @@
 package dev.headroom.cli.input;
 
+import dev.headroom.core.input.InputText;
+import dev.headroom.core.input.TextInputException;
+import dev.headroom.core.input.YamlLoader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.dataformat.yaml.YAMLFactory;
+import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
- * Reads Kubernetes YAML files: one or more documents separated by {@code ---}, each an object or a {@code List}
- * ({@code kind: List} or any {@code *List} kind with {@code items}) whose items are objects. Every object comes
- * back as an {@link InputDocument} with the {@code FILE:LINE} where it starts, whatever its kind: callers pick the
- * kinds they understand and report or ignore the rest. Empty documents are skipped.
+ * Reads Kubernetes YAML (or JSON) files: one or more documents separated by {@code ---}, each an object or a
+ * {@code List} ({@code kind: List} or any {@code *List} kind with {@code items}) whose items are objects. Every object
+ * comes back as an {@link InputDocument} with the {@code FILE:LINE} where it starts, whatever its kind: callers pick
+ * the kinds they understand and report or ignore the rest. Empty documents are skipped; a file without any object is
+ * an error, as for kubectl. As with {@code kubectl -f}, {@code -} reads standard input and a directory reads every
+ * {@code .yaml}, {@code .yml} and {@code .json} file in it (not its subdirectories), in name order.
  *
- * <p>Errors are {@link InputException}s with a one-line {@code FILE:LINE: message}; no stack traces.
+ * <p>The YAML itself goes through core's {@link YamlLoader}, the one loading path of every command (anchors,
+ * aliases and merge keys; duplicate keys, size and nesting limits). Errors are {@link InputException}s with a
+ * one-line {@code FILE:LINE: message}; no stack traces.
  *
  * <p>The loader also remembers the line of every mapping key it read, so that a command that validates a document's
  * fields can report the line of the offending field ({@link #lineOf}).
  */
 public final class YamlInputLoader {
 
-  private static final YAMLFactory YAML = YAMLFactory.builder().build();
+  /** The file name that means standard input. */
+  public static final String STDIN = "-";
+  /** How standard input is named in messages. */
+  public static final String STDIN_LABEL = "stdin";
 
   /** Every mapping read by this loader → its keys' lines. */
   private final Map<Object, Map<String, Integer>> keyLines = new IdentityHashMap<>();
   /** Every sequence read by this loader → its items' lines. */
   private final Map<Object, List<Integer>> listLines = new IdentityHashMap<>();
+  private final InputStream stdin;
+
+  /** A loader whose {@code -} is {@link System#in}. */
+  public YamlInputLoader() {
+    this(System.in);
+  }
+
+  /** A loader whose {@code -} reads {@code stdin}. */
+  public YamlInputLoader(InputStream stdin) {
+    this.stdin = stdin;
+  }
 
   /** Loads every object of every file, in order. Stops at the first malformed file. */
   public List<InputDocument> load(List<Path> files) throws InputException {
@@ -46,46 +63,107 @@ public final class YamlInputLoader {
     return out;
   }
 
-  /** Loads every object of one file, in order. */
+  /** Loads every object of one file ({@code -}: standard input; a directory: its YAML and JSON files), in order. */
   public List<InputDocument> load(Path file) throws InputException {
     String name = file.toString();
+    if (name.equals(STDIN)) {
+      return parseText(STDIN_LABEL, readStdin());
+    }
+    if (Files.isDirectory(file)) {
+      List<Path> members = new ArrayList<>();
+      try (DirectoryStream<Path> dir = Files.newDirectoryStream(file)) {
+        for (Path p : dir) {
+          String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+          if ((n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json")) && !Files.isDirectory(p)) {
+            members.add(p);
+          }
+        }
+      } catch (IOException e) {
+        throw new InputException(new Position(name, 0), "cannot read the directory: " + InputText.whyUnreadable(e));
+      }
+      if (members.isEmpty()) {
+        throw new InputException(new Position(name, 0), "the directory has no .yaml, .yml or .json files");
+      }
+      members.sort(null);
+      return load(members);
+    }
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new InputException(new Position(name, 0), "no such file");
+      InputText.checkSize(Files.size(file));
+      text = InputText.decode(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new InputException(new Position(name, 0), "cannot read: " + e.getMessage());
+      throw new InputException(new Position(name, 0), InputText.whyUnreadable(e));
+    } catch (TextInputException e) {
+      throw new InputException(new Position(name, e.line()), e.getMessage());
     }
-    return parse(name, new java.io.StringReader(text));
+    return parseText(name, text);
+  }
+
+  private String readStdin() throws InputException {
+    try {
+      byte[] bytes = stdin.readNBytes(InputText.MAX_BYTES + 1);
+      return InputText.decode(bytes);
+    } catch (IOException e) {
+      throw new InputException(new Position(STDIN_LABEL, 0), InputText.whyUnreadable(e));
+    } catch (TextInputException e) {
+      throw new InputException(new Position(STDIN_LABEL, e.line()), e.getMessage());
+    }
   }
 
   /** Parses YAML text named {@code file} (used for messages). */
   public List<InputDocument> parse(String file, Reader text) throws InputException {
-    List<InputDocument> out = new ArrayList<>();
-    try (JsonParser p = YAML.createParser(text)) {
-      JsonToken t;
-      while ((t = p.nextToken()) != null) {
-        int line = p.currentTokenLocation().getLineNr();
-        Map<Object, Integer> lines = new IdentityHashMap<>();
-        Object doc = read(p, t, lines);
-        if (doc == null) {
-          continue;
+    StringBuilder sb = new StringBuilder();
+    char[] buf = new char[8192];
+    try {
+      int n;
+      while ((n = text.read(buf)) >= 0) {
+        sb.append(buf, 0, n);
+        if (sb.length() > InputText.MAX_BYTES) {
+          break;
         }
-        Position at = new Position(file, line);
-        if (!(doc instanceof Map<?, ?>)) {
-          throw new InputException(at, "a document must be a Kubernetes object (a mapping), found " + describe(doc));
-        }
-        addObject(out, at, cast(doc), lines);
       }
-    } catch (JacksonException e) {
-      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-      throw new InputException(new Position(file, Math.max(line, 0)), oneLine(e));
+    } catch (IOException e) {
+      throw new InputException(new Position(file, 0), InputText.whyUnreadable(e));
+    }
+    return parseText(file, InputText.stripBom(sb.toString()));
+  }
+
+  private List<InputDocument> parseText(String file, String text) throws InputException {
+    List<InputDocument> out = new ArrayList<>();
+    List<Node> roots;
+    try {
+      roots = YamlLoader.compose(file, text);
+    } catch (TextInputException e) {
+      throw new InputException(new Position(file, e.line()), e.getMessage());
+    }
+    for (Node root : roots) {
+      if (YamlLoader.isNull(root)) {
+        continue;
+      }
+      Position at = new Position(file, YamlLoader.line(root));
+      Object doc = YamlLoader.plain(root, new YamlLoader.Positions() {
+        @Override
+        public void map(Map<String, Object> map, int line, Map<String, Integer> lines) {
+          keyLines.put(map, lines);
+        }
+
+        @Override
+        public void list(List<Object> list, int line, List<Integer> itemLines) {
+          listLines.put(list, itemLines);
+        }
+      });
+      if (!(doc instanceof Map<?, ?>)) {
+        throw new InputException(at, "a document must be a Kubernetes object (a mapping), found " + describe(doc));
+      }
+      addObject(out, at, cast(doc));
+    }
+    if (out.isEmpty()) {
+      throw new InputException(new Position(file, 1), "no objects (the file has no Kubernetes object)");
     }
     return out;
   }
 
-  private void addObject(List<InputDocument> out, Position at, Map<String, Object> object, Map<Object, Integer> lines) throws InputException {
+  private void addObject(List<InputDocument> out, Position at, Map<String, Object> object) throws InputException {
     Object kind = object.get("kind");
     if (!(kind instanceof String k) || k.isEmpty()) {
       throw new InputException(at, "object has no kind");
@@ -100,12 +178,14 @@ public final class YamlInputLoader {
         }
         throw new InputException(at, k + ".items must be a list");
       }
-      for (Object item : items) {
-        Position itemAt = new Position(at.file(), lines.getOrDefault(item, at.line()));
+      List<Integer> itemLines = listLines.get(items);
+      for (int i = 0; i < items.size(); i++) {
+        Object item = items.get(i);
+        Position itemAt = new Position(at.file(), itemLines == null ? at.line() : itemLines.get(i));
         if (!(item instanceof Map<?, ?>)) {
           throw new InputException(itemAt, "a " + k + " item must be a Kubernetes object (a mapping), found " + describe(item));
         }
-        addObject(out, itemAt, cast(item), lines);
+        addObject(out, itemAt, cast(item));
       }
       return;
     }
@@ -168,60 +248,6 @@ public final class YamlInputLoader {
     return rest.startsWith(".") ? rest.substring(1) : rest;
   }
 
-  private Object read(JsonParser p, JsonToken t, Map<Object, Integer> lines) {
-    switch (t) {
-      case START_OBJECT -> {
-        int line = p.currentTokenLocation().getLineNr();
-        Map<String, Object> map = new LinkedHashMap<>();
-        Map<String, Integer> keys = new java.util.HashMap<>();
-        JsonToken n;
-        while ((n = p.nextToken()) != JsonToken.END_OBJECT) {
-          String key = p.currentName();
-          keys.put(key, p.currentTokenLocation().getLineNr());
-          map.put(key, read(p, p.nextToken(), lines));
-        }
-        lines.put(map, line);
-        keyLines.put(map, keys);
-        return map;
-      }
-      case START_ARRAY -> {
-        List<Object> list = new ArrayList<>();
-        int line = p.currentTokenLocation().getLineNr();
-        JsonToken n;
-        while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-          int itemLine = p.currentTokenLocation().getLineNr();
-          Object item = read(p, n, lines);
-          list.add(item);
-          listLines.computeIfAbsent(list, k -> new ArrayList<>()).add(itemLine);
-        }
-        lines.put(list, line);
-        return list;
-      }
-      case VALUE_STRING -> {
-        return p.getString();
-      }
-      case VALUE_NUMBER_INT -> {
-        BigInteger b = p.getBigIntegerValue();
-        return b.bitLength() < 64 ? (Object) b.longValue() : b;
-      }
-      case VALUE_NUMBER_FLOAT -> {
-        return p.getDoubleValue();
-      }
-      case VALUE_TRUE -> {
-        return Boolean.TRUE;
-      }
-      case VALUE_FALSE -> {
-        return Boolean.FALSE;
-      }
-      case VALUE_NULL -> {
-        return null;
-      }
-      default -> {
-        return p.getString();
-      }
-    }
-  }
-
   @SuppressWarnings("unchecked")
   private static Map<String, Object> cast(Object o) {
     return (Map<String, Object>) o;
@@ -234,10 +260,8 @@ public final class YamlInputLoader {
     return "the scalar \"" + o + "\"";
   }
 
-  /** The first line of an exception's own message, without Jackson's location suffix. */
+  /** The first line of an exception's own message in plain words (see {@link PlainMessages}). */
   static String oneLine(Throwable e) {
-    String m = e instanceof JacksonException j && j.getOriginalMessage() != null ? j.getOriginalMessage() : String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return (nl >= 0 ? m.substring(0, nl) : m).trim();
+    return PlainMessages.of(e);
   }
 }

@@ -69,26 +69,22 @@ public final class RecommendCommand implements Callable<Integer> {
     try {
       target = GoDuration.parse(slo.trim());
     } catch (IllegalArgumentException e) {
-      stderr.println("headroom recommend: " + OPT_SLO + ": " + e.getMessage());
-      return 1;
+      throw new CommandLine.ParameterException(spec.commandLine(), OPT_SLO + ": " + e.getMessage());
     }
     if (!SimulateCommand.FORMAT_TEXT.equals(format) && !SimulateCommand.FORMAT_JSON.equals(format)) {
-      stderr.println("headroom recommend: unknown output format \"" + format + "\" (use text or json)");
-      return 1;
+      throw new CommandLine.ParameterException(spec.commandLine(), "unknown output format \"" + format + "\" (use text or json)");
     }
     List<Integer> pct = percentages != null ? percentages
         : (replicas != null ? List.of() : BufferSizeSearch.DEFAULT_PERCENTAGES);
     List<Integer> reps = replicas == null ? List.of() : replicas;
     for (int v : pct) {
       if (v < 0) {
-        stderr.println("headroom recommend: --percentages must be >= 0");
-        return 1;
+        throw new CommandLine.ParameterException(spec.commandLine(), "--percentages must be >= 0");
       }
     }
     for (int v : reps) {
       if (v < 0) {
-        stderr.println("headroom recommend: --replicas must be >= 0");
-        return 1;
+        throw new CommandLine.ParameterException(spec.commandLine(), "--replicas must be >= 0");
       }
     }
     Scenario scenario;

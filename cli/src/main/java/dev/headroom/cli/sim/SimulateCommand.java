@@ -71,8 +71,10 @@ public final class SimulateCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
     if (!FORMAT_TEXT.equals(format) && !FORMAT_JSON.equals(format)) {
-      stderr.println("headroom simulate: unknown output format \"" + format + "\" (use text or json)");
-      return 1;
+      throw new CommandLine.ParameterException(spec.commandLine(), "unknown output format \"" + format + "\" (use text or json)");
+    }
+    if (threads != null && threads < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
     }
     Scenario scenario;
     try {

@@ -81,6 +81,6 @@ class YamlInputLoaderTest {
     assertThatThrownBy(() -> parse("metadata: {name: x}\n")).isInstanceOf(InputException.class).hasMessage("f.yaml:1: object has no kind");
     assertThatThrownBy(() -> parse("kind: Pod\n")).isInstanceOf(InputException.class).hasMessage("f.yaml:1: object of kind Pod has no apiVersion");
     assertThatThrownBy(() -> parse("apiVersion: v1\nkind: List\nitems:\n  - 3\n")).isInstanceOf(InputException.class)
-        .hasMessage("f.yaml:1: a List item must be a Kubernetes object (a mapping), found the scalar \"3\"");
+        .hasMessage("f.yaml:4: a List item must be a Kubernetes object (a mapping), found the scalar \"3\"");
   }
 }

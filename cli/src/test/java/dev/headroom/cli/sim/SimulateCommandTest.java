@@ -22,7 +22,7 @@ class SimulateCommandTest {
   static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = new CommandLine(new Main());
+    CommandLine cl = Main.newCommandLine();
     cl.setOut(new PrintWriter(out));
     cl.setErr(new PrintWriter(err));
     int code = cl.execute(args);

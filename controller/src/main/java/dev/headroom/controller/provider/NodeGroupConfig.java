@@ -1,10 +1,12 @@
 package dev.headroom.controller.provider;
 
+import dev.headroom.core.input.InputText;
+import dev.headroom.core.input.TextInputException;
+import dev.headroom.core.input.YamlLoader;
 import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.nodegroup.NodeGroupDocument;
 import dev.headroom.core.nodegroup.NodeGroupFormatException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,12 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.exceptions.Mark;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -49,9 +46,15 @@ public final class NodeGroupConfig {
   public static List<NodeGroup> load(Path file) {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      if (Files.isDirectory(file)) {
+        throw new InvalidNodeGroupsException(file + ":1: cannot read node groups: is a directory");
+      }
+      InputText.checkSize(Files.size(file));
+      text = InputText.decode(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new InvalidNodeGroupsException(file + ":1: cannot read node groups: " + e.getMessage());
+      throw new InvalidNodeGroupsException(file + ":1: cannot read node groups: " + InputText.whyUnreadable(e));
+    } catch (TextInputException e) {
+      throw new InvalidNodeGroupsException(file + ":" + Math.max(1, e.line()) + ": " + e.getMessage());
     }
     return parse(file.toString(), text);
   }
@@ -63,17 +66,16 @@ public final class NodeGroupConfig {
    * @param source the name used in error messages (a file path or {@code configmap/NS/NAME})
    */
   public static List<NodeGroup> parse(String source, String text) {
-    LoadSettings settings = LoadSettings.builder().setLabel(source).build();
-    List<Node> trees = new ArrayList<>();
-    List<Object> docs = new ArrayList<>();
+    List<Node> trees;
     try {
-      new Compose(settings).composeAllFromString(text).forEach(trees::add);
-      new Load(settings).loadAllFromString(text).forEach(docs::add);
-    } catch (MarkedYamlEngineException e) {
-      int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(1);
-      throw new InvalidNodeGroupsException(source + ":" + line + ": invalid YAML: " + e.getProblem());
-    } catch (YamlEngineException e) {
-      throw new InvalidNodeGroupsException(source + ":1: invalid YAML: " + e.getMessage());
+      trees = YamlLoader.compose(source, text);
+    } catch (TextInputException e) {
+      throw new InvalidNodeGroupsException(source + ":" + Math.max(1, e.line()) + ": "
+          + e.getMessage().replaceFirst("^YAML (syntax )?error: ", "invalid YAML: "));
+    }
+    List<Object> docs = new ArrayList<>();
+    for (Node t : trees) {
+      docs.add(YamlLoader.plain(t, null));
     }
     List<NodeGroup> groups = new ArrayList<>();
     Set<String> ids = new HashSet<>();

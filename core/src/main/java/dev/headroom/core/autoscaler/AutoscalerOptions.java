@@ -88,6 +88,8 @@ public record AutoscalerOptions(
 
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
+  /** The shortest {@code scan-interval}: a shorter loop interval would spin (a zero interval never advances time). */
+  public static final Duration MIN_SCAN_INTERVAL = Duration.ofSeconds(1);
 
   /** The defaults. */
   public static final AutoscalerOptions DEFAULTS =
@@ -225,18 +227,39 @@ public record AutoscalerOptions(
           Class<?> t = comps[i].getType();
           try {
             if (t == Duration.class) {
-              v[i] = dev.headroom.core.nodegroup.GoDuration.parse(value.trim());
+              Duration d = dev.headroom.core.nodegroup.GoDuration.parse(value.trim());
+              if (camel.equals("scanInterval") && d.compareTo(MIN_SCAN_INTERVAL) < 0) {
+                throw new IllegalArgumentException("must be at least 1s (one autoscaler loop per interval)");
+              }
+              v[i] = d;
             } else if (t == boolean.class) {
               if (!value.equals("true") && !value.equals("false")) {
                 throw new IllegalArgumentException("must be true or false");
               }
               v[i] = Boolean.parseBoolean(value);
             } else if (t == int.class) {
-              v[i] = Integer.parseInt(value.trim());
+              try {
+                v[i] = Integer.parseInt(value.trim());
+              } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected an integer between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
+              }
             } else if (t == long.class) {
-              v[i] = Long.parseLong(value.trim());
+              try {
+                v[i] = Long.parseLong(value.trim());
+              } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected an integer");
+              }
             } else if (t == double.class) {
-              v[i] = Double.parseDouble(value.trim());
+              double d;
+              try {
+                d = Double.parseDouble(value.trim());
+              } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("expected a number");
+              }
+              if (!Double.isFinite(d)) {
+                throw new IllegalArgumentException("expected a finite number");
+              }
+              v[i] = d;
             } else if (t == String.class) {
               v[i] = value.trim();
             } else {

@@ -8,12 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * Duration strings in the grammar of Go's {@code time.ParseDuration}: one or more {@code <decimal><unit>}
- * pairs with units {@code ns}, {@code us}/{@code µs}, {@code ms}, {@code s}, {@code m}, {@code h}; a bare
- * {@code 0} is allowed. Negative durations are rejected (node-group fields and options are never negative).
+ * pairs with units {@code ns}, {@code us}/{@code µs}, {@code ms}, {@code s}, {@code m}, {@code h}, plus {@code d}
+ * (24h, which Go lacks); a bare {@code 0} is allowed. Negative durations are rejected (node-group fields and options
+ * are never negative), and so is anything longer than Go's largest duration ({@link #MAX}, about 106751 days).
  */
 public final class GoDuration {
 
-  private static final Pattern PART = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)");
+  private static final Pattern PART = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h|d)");
+  /** The longest duration (Go's {@code math.MaxInt64} nanoseconds, 2562047h47m16.854775807s). */
+  public static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
+  private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
 
   private GoDuration() {}
 
@@ -41,16 +45,27 @@ public final class GoDuration {
     BigDecimal nanos = BigDecimal.ZERO;
     while (pos < s.length()) {
       if (!m.find(pos) || m.start() != pos) {
-        throw new IllegalArgumentException("invalid duration \"" + text + "\"");
+        throw new IllegalArgumentException("invalid duration \"" + shorten(text) + "\"");
       }
       String number = m.group(1);
       if (number.isEmpty() || number.equals(".")) {
-        throw new IllegalArgumentException("invalid duration \"" + text + "\"");
+        throw new IllegalArgumentException("invalid duration \"" + shorten(text) + "\"");
       }
-      nanos = nanos.add(new BigDecimal(number).multiply(unitNanos(m.group(2))));
+      String whole = number.replaceFirst("^0+(?=[0-9])", "");
+      if (whole.indexOf('.') > 20 || (whole.indexOf('.') < 0 && whole.length() > 20)) {
+        throw new IllegalArgumentException("duration \"" + shorten(text) + "\" is too long (the maximum is 2562047h, about 106751d)");
+      }
+      nanos = nanos.add(new BigDecimal(number.length() > 60 ? number.substring(0, 60) : number).multiply(unitNanos(m.group(2))));
+      if (nanos.compareTo(MAX_NANOS) > 0) {
+        throw new IllegalArgumentException("duration \"" + shorten(text) + "\" is too long (the maximum is 2562047h, about 106751d)");
+      }
       pos = m.end();
     }
     return Duration.ofNanos(nanos.setScale(0, RoundingMode.DOWN).longValueExact());
+  }
+
+  private static String shorten(String text) {
+    return text.length() > 40 ? text.substring(0, 40) + "…" : text;
   }
 
   private static BigDecimal unitNanos(String unit) {
@@ -60,6 +75,7 @@ public final class GoDuration {
       case "ms" -> BigDecimal.valueOf(1_000_000L);
       case "s" -> BigDecimal.valueOf(1_000_000_000L);
       case "m" -> BigDecimal.valueOf(60_000_000_000L);
+      case "d" -> BigDecimal.valueOf(86_400_000_000_000L);
       default -> BigDecimal.valueOf(3_600_000_000_000L);
     };
   }

@@ -3,6 +3,9 @@ package dev.headroom.sim.scenario;
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.input.InputText;
+import dev.headroom.core.input.TextInputException;
+import dev.headroom.core.nodegroup.GoDuration;
 import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.nodegroup.NodeGroupDocument;
 import dev.headroom.core.nodegroup.NodeGroupFormatException;
@@ -51,14 +54,30 @@ public final class ScenarioParser {
     this.baseDir = baseDir;
   }
 
+  /**
+   * The longest scenario (90 days): the simulator keeps one sample per tick and strategy for the report, so memory
+   * grows with the number of ticks; see also {@link #MAX_TICKS}.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(90);
+  /** The most ticks of one run ({@code spec.duration / spec.tick}): 90 days at a 60s tick, 7 days at 5s fit. */
+  public static final long MAX_TICKS = 200_000;
+  /** The shortest interval of anything that repeats (autoscaler loop, buffer sync, jobs, metric polls). */
+  public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
   /** Parses a scenario file; relative trace paths resolve against the file's directory. */
   public static Scenario parseFile(Path file) {
     String label = file.toString();
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      if (Files.isDirectory(file)) {
+        throw new ScenarioException(label, 1, "cannot read the scenario: is a directory");
+      }
+      InputText.checkSize(Files.size(file));
+      text = InputText.decode(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new ScenarioException(label, 1, "cannot read the scenario: " + e.getMessage());
+      throw new ScenarioException(label, 1, "cannot read the scenario: " + InputText.whyUnreadable(e));
+    } catch (TextInputException e) {
+      throw new ScenarioException(label, Math.max(1, e.line()), e.getMessage());
     }
     Path parent = file.toAbsolutePath().getParent();
     return new ScenarioParser(parent).parse(label, text);
@@ -107,12 +126,21 @@ public final class ScenarioParser {
         "nodeGroups", "workloads", "jobs", "strategies"));
 
     Duration duration = positive(spec.required("duration"));
+    if (duration.compareTo(MAX_DURATION) > 0) {
+      throw spec.get("duration").error("duration " + spec.get("duration").string().trim() + " is longer than the maximum "
+          + MAX_DURATION.toHours() + "h (" + MAX_DURATION.toDays() + "d)");
+    }
     Duration tick = spec.get("tick") == null ? Duration.ofSeconds(5) : positive(spec.get("tick"));
     if (tick.toMillis() < 1000 || tick.toMillis() % 1000 != 0) {
       throw spec.get("tick").error("must be a whole number of seconds, at least 1s");
     }
     if (tick.compareTo(duration) > 0) {
       throw spec.get("tick").error("must not be longer than spec.duration");
+    }
+    long ticks = duration.toMillis() / tick.toMillis();
+    if (ticks > MAX_TICKS) {
+      throw spec.get("duration").error("duration " + spec.get("duration").string().trim() + " at a tick of " + GoDuration.format(tick)
+          + " is " + ticks + " ticks, more than the maximum " + MAX_TICKS + " (use a longer spec.tick or a shorter duration)");
     }
     long seed = spec.get("seed") == null ? 1 : spec.get("seed").longValue();
     YamlValue slo = spec.required("slo").allowOnly(Set.of("podWait"));
@@ -127,7 +155,7 @@ public final class ScenarioParser {
           throw e.getValue().error("must be a single value");
         }
         try {
-          options.set(e.getKey(), String.valueOf(raw));
+          options.set(e.getKey(), raw == null ? "" : String.valueOf(raw));
         } catch (IllegalArgumentException ex) {
           throw e.getValue().error(ex.getMessage());
         }
@@ -138,6 +166,12 @@ public final class ScenarioParser {
       autoscaler = options.build();
     } catch (RuntimeException ex) {
       throw spec.get("autoscaler") == null ? spec.error(ex.getMessage()) : spec.get("autoscaler").error(ex.getMessage());
+    }
+    try {
+      dev.headroom.core.autoscaler.expander.Expanders.parse(autoscaler.expander());
+    } catch (IllegalArgumentException ex) {
+      YamlValue at = spec.get("autoscaler").get("expander");
+      throw (at == null ? spec.get("autoscaler") : at).error(ex.getMessage());
     }
 
     List<YamlValue> groupValues = new ArrayList<>();
@@ -212,7 +246,7 @@ public final class ScenarioParser {
         dur(m, "preemptionDelay", Duration.ofSeconds(5)),
         dur(m, "metricsDelay", Duration.ofSeconds(30)),
         dur(m, "provisioningJitter", Duration.ZERO),
-        positiveOr(m, "bufferSyncInterval", Duration.ofSeconds(10)));
+        interval(m, "bufferSyncInterval", Duration.ofSeconds(10)));
   }
 
   private static NodeGroup nodeGroup(YamlValue g) {
@@ -259,6 +293,9 @@ public final class ScenarioParser {
     int priority = j.get("priority") == null ? 0 : j.get("priority").intValue(-1_000_000_000, 1_000_000_000);
     Duration start = dur(j, "start", Duration.ZERO);
     Duration every = dur(j, "every", Duration.ZERO);
+    if (!every.isZero() && every.compareTo(MIN_INTERVAL) < 0) {
+      throw j.get("every").error("must be 0 (run once) or at least " + GoDuration.format(MIN_INTERVAL));
+    }
     int parallelism = j.get("parallelism") == null ? 1 : j.get("parallelism").intValue(1, 100_000);
     Duration runTime = positive(j.required("runTime"));
     Duration startup = dur(j, "startupTime", Duration.ofSeconds(5));
@@ -372,9 +409,15 @@ public final class ScenarioParser {
     Path path = baseDir == null ? Path.of(name) : baseDir.resolve(name);
     List<String> lines;
     try {
-      lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+      if (Files.isDirectory(path)) {
+        throw fileValue.error("cannot read trace file " + name + ": is a directory");
+      }
+      InputText.checkSize(Files.size(path));
+      lines = InputText.decode(Files.readAllBytes(path)).lines().toList();
     } catch (IOException e) {
-      throw fileValue.error("cannot read trace file " + name + ": " + e.getMessage());
+      throw fileValue.error("cannot read trace file " + name + ": " + InputText.whyUnreadable(e));
+    } catch (TextInputException e) {
+      throw new ScenarioException(name, Math.max(1, e.line()), e.getMessage());
     }
     return TraceCsv.parse(name, lines, scale);
   }
@@ -403,10 +446,7 @@ public final class ScenarioParser {
           throw a.get("minReplicas").error("minReplicas 0 needs a queue metric (the HPA scales to zero only on Object or"
               + " External metrics)");
         }
-        if (a.get("syncPeriod") != null && a.get("syncPeriod").duration().compareTo(Duration.ofSeconds(1)) < 0) {
-          throw a.get("syncPeriod").error("must be at least 1s");
-        }
-        return new Scenario.Hpa(min, max, hpaMetrics, positiveOr(a, "syncPeriod", Duration.ofSeconds(15)),
+        return new Scenario.Hpa(min, max, hpaMetrics, interval(a, "syncPeriod", Duration.ofSeconds(15)),
             dur(a, "scaleDownStabilization", Duration.ofMinutes(5)), tol);
       }
       case "keda" -> {
@@ -418,10 +458,7 @@ public final class ScenarioParser {
           throw a.get("maxReplicaCount").error("must be >= minReplicaCount");
         }
         double act = a.get("activationThreshold") == null ? 0 : a.get("activationThreshold").nonNegative();
-        if (a.get("pollingInterval") != null && a.get("pollingInterval").duration().compareTo(Duration.ofSeconds(1)) < 0) {
-          throw a.get("pollingInterval").error("must be at least 1s");
-        }
-        return new Scenario.Keda(min, max, positiveOr(a, "pollingInterval", Duration.ofSeconds(30)),
+        return new Scenario.Keda(min, max, interval(a, "pollingInterval", Duration.ofSeconds(30)),
             dur(a, "cooldownPeriod", Duration.ofMinutes(5)), metrics(a.required("metrics")), act);
       }
       default -> throw a.get("type").error("unknown autoscaling type \"" + type + "\" (use hpa, keda or none)");
@@ -542,6 +579,9 @@ public final class ScenarioParser {
       if (pct != Math.rint(pct)) {
         throw b.get("percentage").error("must be a whole percentage");
       }
+      if (pct > Integer.MAX_VALUE) {
+        throw b.get("percentage").error("must be at most " + Integer.MAX_VALUE + " (an int32, as in the CapacityBuffer API)");
+      }
       spec.setPercentage((int) pct);
     }
     if (spec.getReplicas() == null && spec.getPercentage() == null) {
@@ -592,6 +632,14 @@ public final class ScenarioParser {
 
   private static Duration positiveOr(YamlValue parent, String key, Duration def) {
     return parent == null || parent.get(key) == null ? def : positive(parent.get(key));
+  }
+
+  private static Duration interval(YamlValue parent, String key, Duration def) {
+    Duration d = dur(parent, key, def);
+    if (d.compareTo(MIN_INTERVAL) < 0) {
+      throw parent.get(key).error("must be at least " + GoDuration.format(MIN_INTERVAL));
+    }
+    return d;
   }
 
   private static Duration positive(YamlValue v) {

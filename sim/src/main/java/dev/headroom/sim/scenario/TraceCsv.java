@@ -19,7 +19,7 @@ public final class TraceCsv {
     boolean header = false;
     double last = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
+      String line = (i == 0 ? dev.headroom.core.input.InputText.stripBom(lines.get(i)) : lines.get(i)).strip();
       int no = i + 1;
       if (line.isEmpty() || line.startsWith("#")) {
         continue;

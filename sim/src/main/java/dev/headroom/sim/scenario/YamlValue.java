@@ -1,7 +1,7 @@
 package dev.headroom.sim.scenario;
 
+import dev.headroom.core.input.YamlLoader;
 import dev.headroom.core.nodegroup.GoDuration;
-import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -145,11 +144,10 @@ public final class YamlValue {
   /** An integer scalar. */
   public long longValue() {
     if (node instanceof ScalarNode s && s.getTag().equals(Tag.INT)) {
-      try {
-        return Long.parseLong(s.getValue().replace("_", ""));
-      } catch (NumberFormatException e) {
-        throw error("integer out of range: " + s.getValue());
+      if (YamlLoader.scalar(s) instanceof Long l) {
+        return l;
       }
+      throw error("integer out of range: " + s.getValue());
     }
     throw error("must be an integer, not " + describe());
   }
@@ -301,51 +299,10 @@ public final class YamlValue {
   }
 
   private static boolean isNull(ScalarNode s) {
-    return s.getTag().equals(Tag.NULL) && s.getScalarStyle() == ScalarStyle.PLAIN;
+    return YamlLoader.isNull(s);
   }
 
   private static Object plain(Node n) {
-    if (n instanceof MappingNode m) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      for (NodeTuple t : m.getValue()) {
-        String k = t.getKeyNode() instanceof ScalarNode ks ? ks.getValue() : String.valueOf(plain(t.getKeyNode()));
-        out.put(k, plain(t.getValueNode()));
-      }
-      return out;
-    }
-    if (n instanceof SequenceNode s) {
-      List<Object> out = new ArrayList<>();
-      for (Node item : s.getValue()) {
-        out.add(plain(item));
-      }
-      return out;
-    }
-    ScalarNode s = (ScalarNode) n;
-    Tag tag = s.getTag();
-    String v = s.getValue();
-    if (isNull(s)) {
-      return null;
-    }
-    if (tag.equals(Tag.BOOL)) {
-      return Boolean.parseBoolean(v.toLowerCase());
-    }
-    if (tag.equals(Tag.INT)) {
-      BigInteger big;
-      try {
-        big = v.startsWith("0x") ? new BigInteger(v.substring(2), 16)
-            : v.startsWith("0o") ? new BigInteger(v.substring(2), 8) : new BigInteger(v);
-      } catch (NumberFormatException e) {
-        return v;
-      }
-      return big.bitLength() < 32 ? (Object) big.intValue() : big.bitLength() < 64 ? (Object) big.longValue() : big;
-    }
-    if (tag.equals(Tag.FLOAT)) {
-      try {
-        return Double.parseDouble(v);
-      } catch (NumberFormatException e) {
-        return v;
-      }
-    }
-    return v;
+    return YamlLoader.plain(n, null);
   }
 }

@@ -120,6 +120,49 @@ class ScenarioParserTest {
   }
 
   @Test
+  void traceHeadersMayStartWithAByteOrderMark(@TempDir Path dir) throws Exception {
+    Files.write(dir.resolve("load.csv"), "\uFEFFtime,rate\n0,10\n60,20\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Path f = dir.resolve("trace.yaml");
+    Files.writeString(f, BASE.replace("{type: constant, rate: 15}", "{type: trace, file: load.csv}"));
+    assertThat(ScenarioParser.parseFile(f).workloads().get(0).load().profile().rateAt(60)).isEqualTo(20);
+    Files.write(dir.resolve("load.csv"), new byte[] {'t', 'i', 'm', 'e', ',', 'r', 'a', 't', 'e', '\n', '0', ',', (byte) 0xff, '\n'});
+    assertThatThrownBy(() -> ScenarioParser.parseFile(f)).hasMessageStartingWith("load.csv:2: not UTF-8 text");
+    assertThatThrownBy(() -> ScenarioParser.parseFile(dir.resolve("missing.yaml")))
+        .hasMessage(dir.resolve("missing.yaml") + ":1: cannot read the scenario: no such file");
+  }
+
+  @Test
+  void anchorsAliasesAndMergeKeysAreAcceptedAndDuplicateKeysAreNot() {
+    String text = BASE.replace("      requests: {cpu: 500m, memory: 1Gi}", "      requests: &req {cpu: 500m, memory: 1Gi}")
+        .replace("    - type: none", "    - type: balloon\n      replicas: 1\n      requests: {<<: *req, cpu: 250m}");
+    Scenario s = ScenarioParser.parse("a.yaml", text, null);
+    Scenario.Balloon b = (Scenario.Balloon) s.strategies().get(0);
+    assertThat(b.pod().getContainers().get(0).getResources().getRequests())
+        .containsEntry("cpu", new io.fabric8.kubernetes.api.model.Quantity("250m"))
+        .containsEntry("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"));
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  tick: 10s"), null))
+        .hasMessage("a.yaml:8: duplicate key \"tick\" (first at line 7)");
+  }
+
+  @Test
+  void durationsTicksAndIntervalsAreBounded() {
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  duration: 30m", "  duration: 87600h"), null))
+        .hasMessage("a.yaml:6: spec.duration: duration 87600h is longer than the maximum 2160h (90d)");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  duration: 30m", "  duration: 30d").replace("  tick: 5s", "  tick: 1s"), null))
+        .hasMessageContaining("more than the maximum 200000");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  autoscaler: {scanInterval: 0s}"), null))
+        .hasMessageContaining("must be at least 1s");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  model: {bufferSyncInterval: 1ms}"), null))
+        .hasMessage("a.yaml:8: spec.model.bufferSyncInterval: must be at least 1s");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("  tick: 5s", "  tick: 5s\n  autoscaler: {expander: cheapest}"), null))
+        .hasMessageStartingWith("a.yaml:8: spec.autoscaler.expander: unknown expander \"cheapest\"");
+    assertThatThrownBy(() -> ScenarioParser.parse("a.yaml", BASE.replace("percentage: 20", "percentage: 1e30"), null))
+        .hasMessageContaining("must be at most 2147483647");
+    assertThat(ScenarioParser.parse("a.yaml", BASE.replace("  duration: 30m", "  duration: 7d").replace("  tick: 5s", "  tick: 60s"), null)
+        .duration()).isEqualTo(java.time.Duration.ofDays(7));
+  }
+
+  @Test
   void traceFilesAreReadRelativeToTheScenarioWithLineNumbers(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("load.csv"), "time,rate\n0,10\n60s,20\n# comment\n120,15\n");
     Path f = dir.resolve("trace.yaml");

@@ -1,0 +1,348 @@
+package dev.headroom.core.input;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.composer.Composer;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
+
+/**
+ * The one YAML loading path of every command ({@code explain}, {@code plan}, {@code simulate}, {@code recommend}
+ * and {@code run --node-groups}): YAML 1.2 (core schema) with anchors and aliases, merge keys ({@code <<}, resolved
+ * as kubectl's YAML library does: explicit keys win, then the merged mappings in order), and explicit limits.
+ * Duplicate keys in one mapping are errors, as is any input over {@link InputText#MAX_BYTES}, nesting deeper than
+ * {@link #MAX_DEPTH}, more than {@link #MAX_ALIASES} aliases of collections, more than {@link #MAX_VALUES} values
+ * after expanding aliases, and a structure that contains itself. Every error is a {@link TextInputException} with
+ * the line.
+ */
+public final class YamlLoader {
+
+  /** Deepest nesting of mappings and sequences (real manifests stay below 20). */
+  public static final int MAX_DEPTH = 100;
+  /** Most aliases of mappings or sequences in one document (the "billion laughs" guard). */
+  public static final int MAX_ALIASES = 100;
+  /** Most values (scalars, mappings, sequences) of one document once its aliases are expanded. */
+  public static final int MAX_VALUES = 1_000_000;
+
+  private YamlLoader() {}
+
+  /** Where the values of a plain tree came from; see {@link #plain(Node, Positions)}. */
+  public interface Positions {
+    /** A mapping built from the YAML at {@code line}, with each key's line. */
+    void map(Map<String, Object> map, int line, Map<String, Integer> keyLines);
+
+    /** A list built from the YAML at {@code line}, with each item's line. */
+    void list(List<Object> list, int line, List<Integer> itemLines);
+  }
+
+  /**
+   * The root node of every document of {@code text}, in order (an empty document is a null scalar), with merge keys
+   * resolved into their mappings.
+   *
+   * @throws TextInputException for malformed YAML or a broken limit
+   */
+  public static List<Node> compose(String label, String text) {
+    InputText.checkSize(text.length());
+    LoadSettings settings = LoadSettings.builder()
+        .setLabel(label)
+        .setAllowDuplicateKeys(false)
+        .setAllowRecursiveKeys(false)
+        .setMaxAliasesForCollections(MAX_ALIASES)
+        .setCodePointLimit(InputText.MAX_BYTES + 1)
+        // one buffer for the whole text: the scanner's refills are quadratic in the length of a single token
+        .setBufferSize(text.length() + 1)
+        .build();
+    List<Node> docs = new ArrayList<>();
+    try {
+      Composer composer = new Composer(settings, new DepthLimit(new ParserImpl(settings, new StreamReader(settings, text))));
+      while (composer.hasNext()) {
+        Node root = composer.next();
+        new Normaliser().visit(root, 0);
+        docs.add(root);
+      }
+    } catch (MarkedYamlEngineException e) {
+      int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
+      throw new TextInputException(line, "YAML syntax error: " + plainProblem(e.getProblem()));
+    } catch (YamlEngineException e) {
+      throw new TextInputException(0, "YAML error: " + plainProblem(e.getMessage()));
+    }
+    return docs;
+  }
+
+  /** The 1-based line where a node starts (1 when unknown). */
+  public static int line(Node node) {
+    return node.getStartMark().map(m -> m.getLine() + 1).orElse(1);
+  }
+
+  /** True for an explicit or implicit YAML null ({@code null}, {@code ~} or nothing), not for a quoted one. */
+  public static boolean isNull(Node node) {
+    return node instanceof ScalarNode s && s.getTag().equals(Tag.NULL) && s.getScalarStyle() == ScalarStyle.PLAIN;
+  }
+
+  /**
+   * The node as plain Java values: {@code LinkedHashMap} (keys in input order), {@code ArrayList}, {@code String},
+   * {@code Long} (or {@code BigInteger} when it does not fit), {@code Double}, {@code Boolean}, null. An alias becomes
+   * a copy of what it refers to, so no two places of the result share an object.
+   *
+   * @param positions receives each mapping's and list's lines, or null
+   */
+  public static Object plain(Node node, Positions positions) {
+    return plainOf(node, positions);
+  }
+
+  private static Object plainOf(Node n, Positions positions) {
+    if (n instanceof MappingNode m) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      Map<String, Integer> keyLines = positions == null ? null : new HashMap<>();
+      for (NodeTuple t : m.getValue()) {
+        String key = keyText(t.getKeyNode());
+        out.put(key, plainOf(t.getValueNode(), positions));
+        if (keyLines != null) {
+          keyLines.put(key, line(t.getKeyNode()));
+        }
+      }
+      if (positions != null) {
+        positions.map(out, line(n), keyLines);
+      }
+      return out;
+    }
+    if (n instanceof SequenceNode s) {
+      List<Object> out = new ArrayList<>(s.getValue().size());
+      List<Integer> lines = positions == null ? null : new ArrayList<>(s.getValue().size());
+      for (Node item : s.getValue()) {
+        out.add(plainOf(item, positions));
+        if (lines != null) {
+          lines.add(line(item));
+        }
+      }
+      if (positions != null) {
+        positions.list(out, line(n), lines);
+      }
+      return out;
+    }
+    return scalar((ScalarNode) n);
+  }
+
+  /** A scalar under the YAML 1.2 core schema (quoted scalars are strings). */
+  public static Object scalar(ScalarNode s) {
+    if (isNull(s)) {
+      return null;
+    }
+    Tag tag = s.getTag();
+    String v = s.getValue();
+    if (tag.equals(Tag.BOOL)) {
+      return Boolean.parseBoolean(v.toLowerCase(java.util.Locale.ROOT));
+    }
+    if (tag.equals(Tag.INT)) {
+      try {
+        String digits = v.startsWith("+") ? v.substring(1) : v;
+        BigInteger big = digits.startsWith("0x") ? new BigInteger(digits.substring(2), 16)
+            : digits.startsWith("0o") ? new BigInteger(digits.substring(2), 8) : new BigInteger(digits);
+        return big.bitLength() < 64 ? (Object) big.longValue() : big;
+      } catch (NumberFormatException e) {
+        return v;
+      }
+    }
+    if (tag.equals(Tag.FLOAT)) {
+      String f = v.toLowerCase(java.util.Locale.ROOT);
+      if (f.endsWith(".inf")) {
+        return f.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      }
+      if (f.equals(".nan")) {
+        return Double.NaN;
+      }
+      try {
+        return Double.parseDouble(v);
+      } catch (NumberFormatException e) {
+        return v;
+      }
+    }
+    return v;
+  }
+
+  private static String keyText(Node key) {
+    return ((ScalarNode) key).getValue();
+  }
+
+  private static String plainProblem(String problem) {
+    if (problem == null) {
+      return "malformed input";
+    }
+    String p = problem.trim();
+    int nl = p.indexOf('\n');
+    return nl >= 0 ? p.substring(0, nl).trim() : p;
+  }
+
+  private static TextInputException at(Node node, String problem) {
+    return new TextInputException(line(node), problem);
+  }
+
+  /**
+   * Checks keys and resolves merge keys, once per node (aliases share nodes); counts values as if aliases were
+   * expanded and refuses a node that contains itself.
+   */
+  private static final class Normaliser {
+    private final Set<Node> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Node> open = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Node, Long> sizes = new IdentityHashMap<>();
+    private final Map<Node, Integer> heights = new IdentityHashMap<>();
+
+    /** Normalises {@code n}, reached at nesting {@code depth}, and returns how many values it holds once expanded. */
+    long visit(Node n, int depth) {
+      if (open.contains(n)) {
+        throw at(n, "an alias refers to a mapping or list that contains it (a recursive structure)");
+      }
+      Long known = sizes.get(n);
+      if (known != null) {
+        if (depth + heights.get(n) > MAX_DEPTH) {
+          throw tooDeep(n);
+        }
+        return known;
+      }
+      if (depth > MAX_DEPTH) {
+        throw tooDeep(n);
+      }
+      open.add(n);
+      long size = 1;
+      int height = 0;
+      if (n instanceof MappingNode m) {
+        for (NodeTuple t : m.getValue()) {
+          if (!(t.getKeyNode() instanceof ScalarNode)) {
+            throw at(t.getKeyNode(), "mapping keys must be strings, not a " + (t.getKeyNode() instanceof MappingNode ? "mapping" : "list"));
+          }
+          visit(t.getValueNode(), depth + 1);
+        }
+        if (!done.contains(m)) {
+          m.setValue(merged(m));
+        }
+        for (NodeTuple t : m.getValue()) {
+          size += 1 + sizes.get(t.getValueNode());
+          height = Math.max(height, 1 + heights.get(t.getValueNode()));
+        }
+      } else if (n instanceof SequenceNode s) {
+        for (Node item : s.getValue()) {
+          size += visit(item, depth + 1);
+          height = Math.max(height, 1 + heights.get(item));
+        }
+      }
+      open.remove(n);
+      done.add(n);
+      if (size > MAX_VALUES) {
+        throw at(n, "more than " + MAX_VALUES + " values once aliases are expanded (the limit of one document)");
+      }
+      sizes.put(n, size);
+      heights.put(n, height);
+      return size;
+    }
+
+    private static TextInputException tooDeep(Node n) {
+      return at(n, "nested more than " + MAX_DEPTH + " levels deep once aliases are expanded (the limit of one document)");
+    }
+
+    private static boolean isMergeKey(Node key) {
+      return key instanceof ScalarNode k && k.getScalarStyle() == ScalarStyle.PLAIN && "<<".equals(k.getValue());
+    }
+
+    /** The mapping's entries with {@code <<} replaced by the merged entries; duplicate explicit keys fail. */
+    private static List<NodeTuple> merged(MappingNode m) {
+      Map<String, Node> explicit = new HashMap<>();
+      boolean merges = false;
+      for (NodeTuple t : m.getValue()) {
+        if (isMergeKey(t.getKeyNode())) {
+          merges = true;
+          continue;
+        }
+        String key = keyText(t.getKeyNode());
+        Node first = explicit.putIfAbsent(key, t.getKeyNode());
+        if (first != null) {
+          throw at(t.getKeyNode(), "duplicate key \"" + key + "\" (first at line " + line(first) + ")");
+        }
+      }
+      if (!merges) {
+        return m.getValue();
+      }
+      List<NodeTuple> out = new ArrayList<>();
+      Set<String> seen = new java.util.HashSet<>(explicit.keySet());
+      for (NodeTuple t : m.getValue()) {
+        if (!isMergeKey(t.getKeyNode())) {
+          out.add(t);
+          continue;
+        }
+        Node source = t.getValueNode();
+        List<Node> sources = source instanceof SequenceNode seq ? seq.getValue() : List.of(source);
+        for (Node s : sources) {
+          if (!(s instanceof MappingNode sm)) {
+            throw at(s, "a merge key (<<) takes a mapping or a list of mappings");
+          }
+          for (NodeTuple st : sm.getValue()) {
+            if (seen.add(keyText(st.getKeyNode()))) {
+              out.add(st);
+            }
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Refuses nesting deeper than {@link #MAX_DEPTH} before the composer recurses into it. */
+  private static final class DepthLimit implements Parser {
+    private final Parser parser;
+    private int depth;
+
+    DepthLimit(Parser parser) {
+      this.parser = parser;
+    }
+
+    @Override
+    public boolean checkEvent(Event.ID id) {
+      return parser.checkEvent(id);
+    }
+
+    @Override
+    public Event peekEvent() {
+      return parser.peekEvent();
+    }
+
+    @Override
+    public boolean hasNext() {
+      return parser.hasNext();
+    }
+
+    @Override
+    public Event next() {
+      Event e = parser.next();
+      switch (e.getEventId()) {
+        case MappingStart, SequenceStart -> {
+          if (++depth > MAX_DEPTH) {
+            int line = e.getStartMark().map(Mark::getLine).orElse(-1) + 1;
+            throw new TextInputException(line, "nested more than " + MAX_DEPTH + " levels deep (the limit of one document)");
+          }
+        }
+        case MappingEnd, SequenceEnd -> depth--;
+        default -> { }
+      }
+      return e;
+    }
+  }
+}
