@@ -45,6 +45,10 @@ public final class AutoscalerFlags {
       description = "no scale-down for this long after a scale-up (default: ${DEFAULT-VALUE})")
   String scaleDownDelayAfterAdd;
 
+  @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES", defaultValue = "",
+      description = "schedulers whose not-yet-processed pods count as demand, comma-separated (default: none)")
+  String bypassedSchedulerNames;
+
   @Option(names = AutoscalerSettings.FLAG_NODE_GROUPS, paramLabel = "FILE",
       description = "kwok: NodeGroup documents; without it ConfigMap headroom-node-groups (key nodegroups.yaml) in the lease namespace")
   Path nodeGroups;
@@ -77,6 +81,7 @@ public final class AutoscalerFlags {
         .set(AutoscalerOptions.MAX_NODE_PROVISION_TIME, maxNodeProvisionTime)
         .set(AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, scaleDownUnneededTime)
         .set(AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD, scaleDownDelayAfterAdd)
+        .set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, bypassedSchedulerNames)
         .bufferPodInjectionEnabled(injection);
     AutoscalerOptions options = b.build();
     if (options.scanInterval().isZero()) {

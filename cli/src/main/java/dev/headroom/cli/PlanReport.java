@@ -62,6 +62,8 @@ final class PlanReport {
     pending.put("onUpcomingNodes", p.onUpcomingNodes());
     pending.put("onNewNodes", p.onNewNodes());
     pending.put("unschedulable", p.unschedulable());
+    pending.put("gated", r.notDemand().gated());
+    pending.put("notYetTried", r.notDemand().notYetTried());
     out.put(PENDING_PODS, pending);
     List<Object> buffers = new ArrayList<>();
     for (BufferOutcome b : r.buffers()) {
@@ -151,6 +153,8 @@ final class PlanReport {
     for (UnschedulablePod u : r.unschedulablePods()) {
       sb.append("  ").append(u.namespace()).append('/').append(u.name()).append(": ").append(u.reason()).append(nl);
     }
+    sb.append(String.format(Locale.ROOT, "Not demand: gated: %d, not yet tried by their scheduler: %d%n",
+        r.notDemand().gated(), r.notDemand().notYetTried()));
     sb.append(nl).append("Buffers:").append(nl);
     if (r.buffers().isEmpty()) {
       sb.append("  none").append(nl);

@@ -51,6 +51,8 @@ public final class Autoscaler {
   private final BufferStatusWriter statusWriter;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
+  /** {@code --bypassed-scheduler-names}. */
+  private final Set<String> bypassedSchedulers;
   /** Virtual pods kept from the previous loop. */
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
@@ -74,6 +76,7 @@ public final class Autoscaler {
     this.statusWriter = statusWriter;
     this.state = state;
     this.simulations = simulations;
+    this.bypassedSchedulers = options.bypassedSchedulers();
   }
 
   public AutoscalerState state() {
@@ -110,6 +113,8 @@ public final class Autoscaler {
     Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
+    /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
+    PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
 
     Loop(Instant now) {
       this.now = now;
@@ -143,7 +148,9 @@ public final class Autoscaler {
         unloaded = null;
       }
     }
-    List<Pod> pending = pods.pending();
+    PendingDemand.Split demand = PendingDemand.split(pods.pending(), bypassedSchedulers);
+    List<Pod> pending = demand.demand();
+    loop.notDemand = demand.notDemand();
     // pending pods and (about as many as last loop) virtual pods get a placement
     loop.placement = new IdentityHashMap<>(pending.size() + lastVirtualPods + 64);
     loop.facts = nodeFacts.of(nodes);
@@ -792,6 +799,7 @@ public final class Autoscaler {
       ScaleDownPlanner.Plan plan, List<BufferOutcome> buffers) {
     return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
         List.copyOf(buffers), List.copyOf(unschedulable),
-        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted));
+        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted),
+        loop.notDemand);
   }
 }

@@ -19,7 +19,8 @@ public record IterationResult(
     List<UnschedulablePod> unschedulablePods,
     List<UnneededNode> unneededNodes,
     List<UnremovableNode> unremovableNodes,
-    List<EventRecord> events) {
+    List<EventRecord> events,
+    PendingDemand.NotDemand notDemand) {
 
   /** Growth of one group. */
   public record ScaleUpDecision(String nodeGroup, int delta, int currentSize, int newTargetSize, int maxSize, int realPods, int virtualPods) {}
