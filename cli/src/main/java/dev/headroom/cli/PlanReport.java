@@ -30,6 +30,7 @@ final class PlanReport {
   static final String PENDING_PODS = "pendingPods";
   static final String BUFFERS = "buffers";
   static final String UNSCHEDULABLE_PODS = "unschedulablePods";
+  static final String POD_GROUPS = "podGroups";
   static final String SCALE_DOWN = "scaleDown";
   static final String UNNEEDED_NODES = "unneededNodes";
   static final String UNREMOVABLE_NODES = "unremovableNodes";
@@ -99,6 +100,21 @@ final class PlanReport {
       unschedulable.add(m);
     }
     out.put(UNSCHEDULABLE_PODS, unschedulable);
+    List<Object> groups = new ArrayList<>();
+    for (IterationResult.PodGroupOutcome g : r.podGroups()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("source", g.source());
+      m.put("namespace", g.namespace());
+      m.put("name", g.name());
+      m.put("minMember", g.minMember());
+      m.put("members", g.members());
+      m.put("running", g.running());
+      m.put("placed", g.placed());
+      m.put("status", g.status());
+      m.put("limit", g.limit());
+      groups.add(m);
+    }
+    out.put(POD_GROUPS, groups);
     List<Object> down = new ArrayList<>();
     for (ScaleDownDecision d : r.scaleDown()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -155,6 +171,17 @@ final class PlanReport {
     }
     sb.append(String.format(Locale.ROOT, "Not demand: gated: %d, not yet tried by their scheduler: %d%n",
         r.notDemand().gated(), r.notDemand().notYetTried()));
+    if (!r.podGroups().isEmpty()) {
+      sb.append(nl).append("Pod groups (all-or-nothing):").append(nl);
+    }
+    for (IterationResult.PodGroupOutcome g : r.podGroups()) {
+      sb.append(String.format(Locale.ROOT, "  %s/%s (%s, minMember %d): %s, %d of %d members placed (%d running)",
+          g.namespace(), g.name(), g.source(), g.minMember(), g.status(), g.placed(), g.members(), g.running()));
+      if (!g.limit().isEmpty()) {
+        sb.append("; none requested: ").append(g.limit());
+      }
+      sb.append(nl);
+    }
     sb.append(nl).append("Buffers:").append(nl);
     if (r.buffers().isEmpty()) {
       sb.append("  none").append(nl);

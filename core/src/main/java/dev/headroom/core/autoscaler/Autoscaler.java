@@ -8,6 +8,7 @@ import dev.headroom.core.autoscaler.IterationResult.UnschedulablePod;
 import dev.headroom.core.autoscaler.expander.ExpansionOption;
 import dev.headroom.core.autoscaler.expander.Expanders;
 import dev.headroom.core.autoscaler.scaledown.ScaleDownPlanner;
+import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.StatusConditions;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -49,6 +50,8 @@ public final class Autoscaler {
   private final NodeGroupProvider provider;
   private final EventSink events;
   private final BufferStatusWriter statusWriter;
+  /** The provider and event sink, held back while an all-or-nothing trial runs ({@link GangScaleUp}). */
+  private final StagedActuation staged;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
   /** {@code --bypassed-scheduler-names}. */
@@ -71,8 +74,9 @@ public final class Autoscaler {
     Expanders.parse(options.expander());
     this.options = options;
     this.cluster = cluster;
-    this.provider = provider;
-    this.events = events;
+    this.staged = new StagedActuation(provider, events);
+    this.provider = staged;
+    this.events = staged;
     this.statusWriter = statusWriter;
     this.state = state;
     this.simulations = simulations;
@@ -115,6 +119,10 @@ public final class Autoscaler {
     SchedulingSimulation sim;
     /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
     PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
+    /** The all-or-nothing groups of this loop. */
+    List<IterationResult.PodGroupOutcome> podGroups = List.of();
+    /** Gang buffers taken out of the scale-up, by namespace/name: the group's message. */
+    Map<String, String> blockedGangBuffers = Map.of();
 
     Loop(Instant now) {
       this.now = now;
@@ -208,7 +216,7 @@ public final class Autoscaler {
     remainingReal.removeIf(p -> tooNew(p, now));
 
     // 12.-13. Scale-up.
-    ScaleUpOutcome up = scaleUp(loop, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
+    ScaleUpOutcome up = allOrNothing(loop, real, injection, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
     List<Pod> unhelpedReal = new ArrayList<>();
     for (Pod p : remainingReal) {
       if (loop.placement.get(p) != Placement.NEW) {
@@ -713,6 +721,132 @@ public final class Autoscaler {
     }
   }
 
+  /**
+   * Step 13 all-or-nothing: the scale-up for the pending pods, with the pods of a group ({@link PodGroups}: a PodGroup or
+   * a gang buffer) scaled for as a unit ({@link GangScaleUp}). Without groups this is the scale-up step alone.
+   */
+  private ScaleUpOutcome allOrNothing(Loop loop, List<Pod> real, BufferInjector.Injection injection, List<Pod> remainingReal,
+      List<Pod> remainingVirtual, int nodeCount) {
+    PodGroups declared = cluster.podGroups();
+    List<GangScaleUp.Member> members = new ArrayList<>();
+    if (!declared.isEmpty()) {
+      for (Pod p : real) {
+        declared.groupOf(p).ifPresent(g -> members.add(new GangScaleUp.Member(p, g)));
+      }
+    }
+    Map<PodGroups.Key, String> preBlocked = new HashMap<>();
+    for (BufferInjector.Entry e : injection.entries()) {
+      CapacityBuffer b = e.buffer();
+      if (e.injected() && PodGroups.isGangBuffer(b.getMetadata().getAnnotations())) {
+        Condition quota = StatusConditions.find(b.getStatus().getConditions(), BufferConditions.LIMITED_BY_QUOTAS).orElse(null);
+        boolean limited = quota != null && BufferConditions.TRUE.equals(quota.getStatus());
+        // a group is all the chunks; when quotas cut them, all the chunks the buffer asks for
+        int wanted = limited && b.getSpec() != null && b.getSpec().getReplicas() != null ? b.getSpec().getReplicas() : 0;
+        PodGroups.Group g = new PodGroups.Group(new PodGroups.Key(PodGroups.Source.BUFFER, b.getMetadata().getNamespace(),
+            b.getMetadata().getName()), Math.max(e.pods().size(), wanted));
+        for (Pod p : e.pods()) {
+          members.add(new GangScaleUp.Member(p, g));
+        }
+        if (limited) {
+          preBlocked.put(g.key(), "limited by quotas (" + quota.getMessage() + ")");
+        }
+      }
+    }
+    if (members.isEmpty()) {
+      return scaleUp(loop, remainingReal, remainingVirtual, nodeCount);
+    }
+    Map<PodGroups.Key, Integer> running = new HashMap<>();
+    if (!declared.isEmpty()) {
+      for (SchedulingSimulation.BoundPod b : pods.all()) {
+        declared.groupOf(b.pod()).ifPresent(g -> running.merge(g.key(), 1, Integer::sum));
+      }
+    }
+    GangScaleUp.Result r = GangScaleUp.run(remainingReal, remainingVirtual, members, running, preBlocked,
+        (rp, vp) -> scaleUp(loop, rp, vp, nodeCount), gangLoop(loop, nodeCount));
+    loop.podGroups = r.groups();
+    Map<String, String> blockedBuffers = new HashMap<>();
+    for (Map.Entry<PodGroups.Key, String> blocked : r.blocked().entrySet()) {
+      PodGroups.Key k = blocked.getKey();
+      Pod first = r.firstMember().get(k);
+      ObjectRef subject = k.source() == PodGroups.Source.BUFFER
+          ? ScaleUpStatusProcessor.ref(injection.registry().get(first.getMetadata().getUid()).buffer())
+          : ScaleUpStatusProcessor.ref(first);
+      loop.emit(new EventRecord(subject, EventRecord.NORMAL, Events.POD_GROUP_NOT_TRIGGER_SCALE_UP, blocked.getValue()));
+      if (k.source() == PodGroups.Source.BUFFER) {
+        blockedBuffers.put(k.namespace() + "/" + k.name(), blocked.getValue());
+      }
+    }
+    loop.blockedGangBuffers = blockedBuffers;
+    return r.outcome();
+  }
+
+  /** The loop's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
+  private GangScaleUp.Loop gangLoop(Loop loop, int nodeCount) {
+    return new GangScaleUp.Loop() {
+      @Override
+      public <T> T trial(Supplier<T> body) {
+        Map<String, NodeGroup> groups = new LinkedHashMap<>(loop.groups);
+        Map<Pod, Placement> placement = loop.placement;
+        loop.placement = new IdentityHashMap<>(placement);
+        int emitted = loop.emitted.size();
+        AutoscalerState.Memory memory = state.memory();
+        try {
+          return staged.staged(body);
+        } finally {
+          loop.groups.clear();
+          loop.groups.putAll(groups);
+          loop.placement = placement;
+          loop.emitted.subList(emitted, loop.emitted.size()).clear();
+          state.restore(memory);
+        }
+      }
+
+      @Override
+      public Placement placement(Pod p) {
+        return loop.placement.get(p);
+      }
+
+      @Override
+      public String limit(ScaleUpOutcome out, List<Pod> unplaced) {
+        return gangLimit(loop, out, unplaced, nodeCount);
+      }
+    };
+  }
+
+  /** Which limit keeps {@code unplaced} (members of one group) from capacity after the trial {@code out}. */
+  private String gangLimit(Loop loop, ScaleUpOutcome out, List<Pod> unplaced, int nodeCount) {
+    if (out.limitReason() != null) {
+      return out.limitReason();
+    }
+    int added = 0;
+    for (ScaleUpDecision d : out.decisions()) {
+      added += d.delta();
+    }
+    if (options.maxNodesTotal() > 0 && nodeCount + added >= options.maxNodesTotal()) {
+      return "max-nodes-total " + options.maxNodesTotal() + " reached";
+    }
+    Pod sample = unplaced.get(0);
+    List<String> full = new ArrayList<>();
+    boolean open = false;
+    for (NodeGroup g : loop.groups.values()) {
+      if (loop.sim.checkOnTemplate(sample, loop.templates.get(g.id())).isEmpty()) {
+        if (g.targetSize() >= g.maxSize()) {
+          full.add(g.id() + " (maxSize " + g.maxSize() + ")");
+        } else if (!state.backoff().isBackedOff(g.id(), loop.now)) {
+          open = true;
+        }
+      }
+    }
+    if (!full.isEmpty() && !open) {
+      return "node group maxSize reached: " + String.join(", ", full);
+    }
+    String reason = out.reasonFor(sample);
+    if (!reason.isEmpty()) {
+      return reason;
+    }
+    return full.isEmpty() && !open ? "no node group fits a member" : "the members do not fit together (" + unplaced.size() + " left over)";
+  }
+
   /** §3.2 group filtering. */
   private String skipReason(NodeGroup g, Instant now) {
     if (state.backoff().isBackedOff(g.id(), now)) {
@@ -766,6 +900,10 @@ public final class Autoscaler {
     Condition capacity = !e.injected() ? CapacityAvailability.notEvaluated(gen)
         : CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !fitsSomeEmptyNode(loop, e.pods().get(0)),
             null, gen);
+    String gang = loop.blockedGangBuffers.get(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName());
+    if (gang != null && e.injected() && !BufferConditions.REASON_INFEASIBLE.equals(capacity.getReason())) {
+      capacity = CapacityAvailability.gangDoesNotFit(gang, gen);
+    }
     List<Condition> conditions = StatusConditions.copy(b.getStatus().getConditions());
     if (conditions == null) {
       conditions = new ArrayList<>();
@@ -800,6 +938,6 @@ public final class Autoscaler {
     return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
         List.copyOf(buffers), List.copyOf(unschedulable),
         plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted),
-        loop.notDemand);
+        loop.notDemand, loop.podGroups);
   }
 }

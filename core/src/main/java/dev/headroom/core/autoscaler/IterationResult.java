@@ -20,7 +20,20 @@ public record IterationResult(
     List<UnneededNode> unneededNodes,
     List<UnremovableNode> unremovableNodes,
     List<EventRecord> events,
-    PendingDemand.NotDemand notDemand) {
+    PendingDemand.NotDemand notDemand,
+    List<PodGroupOutcome> podGroups) {
+
+  /**
+   * One group of pods scaled for all-or-nothing (a PodGroup or a gang buffer): {@code members} pending plus running,
+   * {@code placed} of them with capacity in this loop (running ones included), and {@code status}: {@link #FITS}
+   * (no new capacity needed), {@link #SCALED_UP} or {@link #BLOCKED} (none requested; {@code limit} says why).
+   */
+  public record PodGroupOutcome(String source, String namespace, String name, int minMember, int members, int running,
+      int placed, String status, String limit) {
+    public static final String FITS = "Fits";
+    public static final String SCALED_UP = "ScaledUp";
+    public static final String BLOCKED = "Blocked";
+  }
 
   /** Growth of one group. */
   public record ScaleUpDecision(String nodeGroup, int delta, int currentSize, int newTargetSize, int maxSize, int realPods, int virtualPods) {}

@@ -130,6 +130,8 @@ final class Fixtures {
     @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return List.copyOf(pdbs); }
     @Override public List<DaemonSet> daemonSets() { return List.of(); }
     @Override public List<CapacityBuffer> buffers() { return List.copyOf(buffers); }
+    PodGroups podGroups = PodGroups.NONE;
+    @Override public PodGroups podGroups() { return podGroups; }
     @Override public Optional<PodTemplate> podTemplate(String ns, String name) { return Optional.ofNullable(templates.get(name)); }
 
     @Override public List<NodeGroup> nodeGroups() { return List.copyOf(groups.values()); }
