@@ -88,6 +88,11 @@ final class PlanReport {
         conditions.add(cm);
       }
       m.put("conditions", conditions);
+      Map<String, Object> room = new LinkedHashMap<>();
+      room.put("pooled", b.freeRoom().pooled());
+      room.put("onNodes", b.freeRoom().onNodes());
+      room.put("fragmented", b.freeRoom().fragmented());
+      m.put("freeRoom", room);
       buffers.add(m);
     }
     out.put(BUFFERS, buffers);
@@ -189,6 +194,8 @@ final class PlanReport {
     for (BufferOutcome b : r.buffers()) {
       sb.append(String.format(Locale.ROOT, "  %s/%s: %d virtual pods (%d on existing nodes, %d upcoming, %d new; %d unschedulable)%n",
           b.namespace(), b.name(), b.virtualPods(), b.onExistingNodes(), b.onUpcomingNodes(), b.onNewNodes(), b.unschedulable()));
+      sb.append(String.format(Locale.ROOT, "    free room of existing nodes: %d chunks in total, %d on single nodes (%d lost to fragmentation)%n",
+          b.freeRoom().pooled(), b.freeRoom().onNodes(), b.freeRoom().fragmented()));
       for (Condition c : b.conditions()) {
         sb.append("    ").append(c.getType()).append('=').append(c.getStatus()).append(' ').append(c.getReason());
         if (c.getMessage() != null && !c.getMessage().isEmpty()) {

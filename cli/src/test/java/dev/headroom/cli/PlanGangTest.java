@@ -88,6 +88,8 @@ class PlanGangTest {
     List<Map<String, Object>> buffers = list(p, "buffers");
     assertThat(buffers.get(0)).containsEntry("name", "pair").containsEntry("onExistingNodes", 1).containsEntry("onNewNodes", 1);
     assertThat(capacity(buffers.get(0))).isEqualTo("False RequiresNewCapacity: 1/2 virtual pods required new capacity, 0 failed");
+    // free room of gpu-1 and gpu-2 for a 2 CPU / 8Gi / 1 GPU chunk: one GPU each, so 2 chunks on nodes and 2 pooled
+    assertThat(buffers.get(0).get("freeRoom")).isEqualTo(Map.of("pooled", 2, "onNodes", 2, "fragmented", 0));
     assertThat(capacity(buffers.get(1))).isEqualTo("False GangDoesNotFit: The virtual pods of this gang buffer do not fit as one group: "
         + "pod group ml/quad (gang buffer, minMember 4): 1 of 1 members would get capacity, so none is requested: "
         + "limited by quotas (Buffer replicas limited from 4 to 1 due to quotas: compute)");

@@ -874,14 +874,25 @@ public final class Autoscaler {
 
   private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
     List<BufferOutcome> out = new ArrayList<>();
+    List<Node> existing = new ArrayList<>();
+    for (Node n : loop.nodes) {
+      String name = loop.facts.get(n).name();
+      if (loop.destinationNodes.contains(name) && !loop.leftOut.contains(name)) {
+        existing.add(n);
+      }
+    }
+    // one pass over the nodes per buffer shape
+    Map<Map<String, Long>, SchedulingSimulation.ChunkRoom> rooms = new HashMap<>();
     for (BufferInjector.Entry e : injection.entries()) {
-      out.add(bufferOutcome(loop, e));
+      SchedulingSimulation.ChunkRoom room = e.pods().isEmpty() ? SchedulingSimulation.ChunkRoom.NONE
+          : rooms.computeIfAbsent(loop.req(e.pods().get(0)), k -> loop.sim.chunkRoom(e.pods().get(0), existing));
+      out.add(bufferOutcome(loop, e, room));
     }
     return out;
   }
 
   /** Where a buffer's chunks went in this loop, its conditions, and the status write when they changed. */
-  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e) {
+  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e, SchedulingSimulation.ChunkRoom room) {
     CapacityBuffer b = e.buffer();
     long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
     int existing = 0;
@@ -914,7 +925,7 @@ public final class Autoscaler {
       statusWriter.writeConditions(b, conditions);
     }
     return new BufferOutcome(b.getMetadata().getNamespace(), b.getMetadata().getName(), e.pods().size(), existing,
-        upcomingOnly, newOnly, failed, List.copyOf(conditions), changed);
+        upcomingOnly, newOnly, failed, List.copyOf(conditions), changed, room);
   }
 
   /** True when {@code chunk} fits an empty Ready node of the cluster or an empty node of some group's template. */

@@ -47,7 +47,7 @@ public record IterationResult(
   /** One selected buffer: where its virtual pods went and its conditions after the loop. */
   public record BufferOutcome(
       String namespace, String name, int virtualPods, int onExistingNodes, int onUpcomingNodes, int onNewNodes,
-      int unschedulable, List<Condition> conditions, boolean statusWritten) {}
+      int unschedulable, List<Condition> conditions, boolean statusWritten, SchedulingSimulation.ChunkRoom freeRoom) {}
 
   /** A real pod that no existing, upcoming or new node helps, and why. */
   public record UnschedulablePod(String namespace, String name, String reason) {}
