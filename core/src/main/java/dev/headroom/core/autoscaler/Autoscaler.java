@@ -781,8 +781,8 @@ public final class Autoscaler {
   }
 
   /** The loop's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
-  private GangScaleUp.Loop gangLoop(Loop loop, int nodeCount) {
-    return new GangScaleUp.Loop() {
+  private GangScaleUp.Context gangLoop(Loop loop, int nodeCount) {
+    return new GangScaleUp.Context() {
       @Override
       public <T> T trial(Supplier<T> body) {
         Map<String, NodeGroup> groups = new LinkedHashMap<>(loop.groups);

@@ -24,8 +24,8 @@ final class GangScaleUp {
     Autoscaler.ScaleUpOutcome run(List<Pod> real, List<Pod> virtual);
   }
 
-  /** The loop's side of the layer. */
-  interface Loop {
+  /** The iteration's side of the layer. */
+  interface Context {
     /** Runs {@code body} as a trial: no actuation, no events, the loop's state as before afterwards. */
     <T> T trial(Supplier<T> body);
 
@@ -56,7 +56,7 @@ final class GangScaleUp {
    * @param preBlocked groups that cannot be scaled for whatever the step does (the limit is given)
    */
   static Result run(List<Pod> real, List<Pod> virtual, List<Member> memberList, Map<PodGroups.Key, Integer> running,
-      Map<PodGroups.Key, String> preBlocked, Step step, Loop loop) {
+      Map<PodGroups.Key, String> preBlocked, Step step, Context loop) {
     Map<PodGroups.Key, PodGroups.Group> groups = new LinkedHashMap<>();
     Map<PodGroups.Key, List<Pod>> byGroup = new LinkedHashMap<>();
     Map<Pod, PodGroups.Group> members = new IdentityHashMap<>(memberList.size() * 2);
@@ -157,7 +157,7 @@ final class GangScaleUp {
         g.key(), g.key().source().text(), g.minMember(), b.placed(), members, b.limit());
   }
 
-  private static int placed(List<Pod> pods, Loop loop, List<Pod> unplaced) {
+  private static int placed(List<Pod> pods, Context loop, List<Pod> unplaced) {
     int n = 0;
     for (Pod p : pods) {
       Autoscaler.Placement at = loop.placement(p);
