@@ -728,60 +728,20 @@ public final class Autoscaler {
   private ScaleUpOutcome allOrNothing(Loop loop, List<Pod> real, BufferInjector.Injection injection, List<Pod> remainingReal,
       List<Pod> remainingVirtual, int nodeCount) {
     PodGroups declared = cluster.podGroups();
-    List<GangScaleUp.Member> members = new ArrayList<>();
-    if (!declared.isEmpty()) {
-      for (Pod p : real) {
-        declared.groupOf(p).ifPresent(g -> members.add(new GangScaleUp.Member(p, g)));
-      }
-    }
-    Map<PodGroups.Key, String> preBlocked = new HashMap<>();
-    for (BufferInjector.Entry e : injection.entries()) {
-      CapacityBuffer b = e.buffer();
-      if (e.injected() && PodGroups.isGangBuffer(b.getMetadata().getAnnotations())) {
-        Condition quota = StatusConditions.find(b.getStatus().getConditions(), BufferConditions.LIMITED_BY_QUOTAS).orElse(null);
-        boolean limited = quota != null && BufferConditions.TRUE.equals(quota.getStatus());
-        // a group is all the chunks; when quotas cut them, all the chunks the buffer asks for
-        int wanted = limited && b.getSpec() != null && b.getSpec().getReplicas() != null ? b.getSpec().getReplicas() : 0;
-        PodGroups.Group g = new PodGroups.Group(new PodGroups.Key(PodGroups.Source.BUFFER, b.getMetadata().getNamespace(),
-            b.getMetadata().getName()), Math.max(e.pods().size(), wanted));
-        for (Pod p : e.pods()) {
-          members.add(new GangScaleUp.Member(p, g));
-        }
-        if (limited) {
-          preBlocked.put(g.key(), "limited by quotas (" + quota.getMessage() + ")");
-        }
-      }
-    }
-    if (members.isEmpty()) {
+    GangScaleUp.Members members = GangScaleUp.members(declared, real, injection);
+    if (members.members().isEmpty()) {
       return scaleUp(loop, remainingReal, remainingVirtual, nodeCount);
     }
-    Map<PodGroups.Key, Integer> running = new HashMap<>();
-    if (!declared.isEmpty()) {
-      for (SchedulingSimulation.BoundPod b : pods.all()) {
-        declared.groupOf(b.pod()).ifPresent(g -> running.merge(g.key(), 1, Integer::sum));
-      }
-    }
-    GangScaleUp.Result r = GangScaleUp.run(remainingReal, remainingVirtual, members, running, preBlocked,
-        (rp, vp) -> scaleUp(loop, rp, vp, nodeCount), gangLoop(loop, nodeCount));
+    GangScaleUp.Result r = GangScaleUp.run(remainingReal, remainingVirtual, members, GangScaleUp.running(declared, pods.all()),
+        (rp, vp) -> scaleUp(loop, rp, vp, nodeCount), gangContext(loop, nodeCount));
     loop.podGroups = r.groups();
-    Map<String, String> blockedBuffers = new HashMap<>();
-    for (Map.Entry<PodGroups.Key, String> blocked : r.blocked().entrySet()) {
-      PodGroups.Key k = blocked.getKey();
-      Pod first = r.firstMember().get(k);
-      ObjectRef subject = k.source() == PodGroups.Source.BUFFER
-          ? ScaleUpStatusProcessor.ref(injection.registry().get(first.getMetadata().getUid()).buffer())
-          : ScaleUpStatusProcessor.ref(first);
-      loop.emit(new EventRecord(subject, EventRecord.NORMAL, Events.POD_GROUP_NOT_TRIGGER_SCALE_UP, blocked.getValue()));
-      if (k.source() == PodGroups.Source.BUFFER) {
-        blockedBuffers.put(k.namespace() + "/" + k.name(), blocked.getValue());
-      }
-    }
-    loop.blockedGangBuffers = blockedBuffers;
+    loop.blockedGangBuffers = GangScaleUp.blockedBuffers(r);
+    GangScaleUp.events(r, injection).forEach(loop::emit);
     return r.outcome();
   }
 
-  /** The loop's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
-  private GangScaleUp.Context gangLoop(Loop loop, int nodeCount) {
+  /** The iteration's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
+  private GangScaleUp.Context gangContext(Loop loop, int nodeCount) {
     return new GangScaleUp.Context() {
       @Override
       public <T> T trial(Supplier<T> body) {
@@ -808,43 +768,10 @@ public final class Autoscaler {
 
       @Override
       public String limit(ScaleUpOutcome out, List<Pod> unplaced) {
-        return gangLimit(loop, out, unplaced, nodeCount);
+        return GangScaleUp.limit(options, loop.groups.values(), loop.templates, loop.sim, g -> state.backoff().isBackedOff(g, loop.now),
+            out, unplaced, nodeCount);
       }
     };
-  }
-
-  /** Which limit keeps {@code unplaced} (members of one group) from capacity after the trial {@code out}. */
-  private String gangLimit(Loop loop, ScaleUpOutcome out, List<Pod> unplaced, int nodeCount) {
-    if (out.limitReason() != null) {
-      return out.limitReason();
-    }
-    int added = 0;
-    for (ScaleUpDecision d : out.decisions()) {
-      added += d.delta();
-    }
-    if (options.maxNodesTotal() > 0 && nodeCount + added >= options.maxNodesTotal()) {
-      return "max-nodes-total " + options.maxNodesTotal() + " reached";
-    }
-    Pod sample = unplaced.get(0);
-    List<String> full = new ArrayList<>();
-    boolean open = false;
-    for (NodeGroup g : loop.groups.values()) {
-      if (loop.sim.checkOnTemplate(sample, loop.templates.get(g.id())).isEmpty()) {
-        if (g.targetSize() >= g.maxSize()) {
-          full.add(g.id() + " (maxSize " + g.maxSize() + ")");
-        } else if (!state.backoff().isBackedOff(g.id(), loop.now)) {
-          open = true;
-        }
-      }
-    }
-    if (!full.isEmpty() && !open) {
-      return "node group maxSize reached: " + String.join(", ", full);
-    }
-    String reason = out.reasonFor(sample);
-    if (!reason.isEmpty()) {
-      return reason;
-    }
-    return full.isEmpty() && !open ? "no node group fits a member" : "the members do not fit together (" + unplaced.size() + " left over)";
   }
 
   /** §3.2 group filtering. */

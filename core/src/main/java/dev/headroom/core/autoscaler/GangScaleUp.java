@@ -1,12 +1,21 @@
 package dev.headroom.core.autoscaler;
 
+import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.autoscaler.IterationResult.PodGroupOutcome;
+import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.StatusConditions;
+import dev.headroom.core.nodegroup.NodeGroup;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -39,6 +48,113 @@ final class GangScaleUp {
   /** A pending member of a group. */
   record Member(Pod pod, PodGroups.Group group) {}
 
+  /** The pending members of this loop, and the groups blocked before any trial (gang buffers cut by quotas). */
+  record Members(List<Member> members, Map<PodGroups.Key, String> preBlocked) {}
+
+  /** The real pending pods of declared groups, then the virtual pods of injected gang buffers. */
+  static Members members(PodGroups declared, List<Pod> real, BufferInjector.Injection injection) {
+    List<Member> members = new ArrayList<>();
+    if (!declared.isEmpty()) {
+      for (Pod p : real) {
+        declared.groupOf(p).ifPresent(g -> members.add(new Member(p, g)));
+      }
+    }
+    Map<PodGroups.Key, String> preBlocked = new HashMap<>();
+    for (BufferInjector.Entry e : injection.entries()) {
+      CapacityBuffer b = e.buffer();
+      if (!e.injected() || !PodGroups.isGangBuffer(b.getMetadata().getAnnotations())) {
+        continue;
+      }
+      Condition quota = StatusConditions.find(b.getStatus().getConditions(), BufferConditions.LIMITED_BY_QUOTAS).orElse(null);
+      boolean limited = quota != null && BufferConditions.TRUE.equals(quota.getStatus());
+      // a group is all the chunks; when quotas cut them, all the chunks the buffer asks for
+      int wanted = limited && b.getSpec() != null && b.getSpec().getReplicas() != null ? b.getSpec().getReplicas() : 0;
+      PodGroups.Group g = new PodGroups.Group(new PodGroups.Key(PodGroups.Source.BUFFER, b.getMetadata().getNamespace(),
+          b.getMetadata().getName()), Math.max(e.pods().size(), wanted));
+      for (Pod p : e.pods()) {
+        members.add(new Member(p, g));
+      }
+      if (limited) {
+        preBlocked.put(g.key(), "limited by quotas (" + quota.getMessage() + ")");
+      }
+    }
+    return new Members(members, preBlocked);
+  }
+
+  /** Bound members per declared group. */
+  static Map<PodGroups.Key, Integer> running(PodGroups declared, Collection<SchedulingSimulation.BoundPod> bound) {
+    Map<PodGroups.Key, Integer> running = new HashMap<>();
+    if (!declared.isEmpty()) {
+      for (SchedulingSimulation.BoundPod b : bound) {
+        declared.groupOf(b.pod()).ifPresent(g -> running.merge(g.key(), 1, Integer::sum));
+      }
+    }
+    return running;
+  }
+
+  /**
+   * Which limit keeps {@code unplaced} (members of one group) from capacity after the trial {@code out}, given the node
+   * groups as the trial left them.
+   */
+  static String limit(AutoscalerOptions options, Collection<NodeGroup> groups, Map<String, Node> templates,
+      SchedulingSimulation sim, Predicate<String> backedOff, Autoscaler.ScaleUpOutcome out, List<Pod> unplaced, int nodeCount) {
+    if (out.limitReason() != null) {
+      return out.limitReason();
+    }
+    int added = 0;
+    for (IterationResult.ScaleUpDecision d : out.decisions()) {
+      added += d.delta();
+    }
+    if (options.maxNodesTotal() > 0 && nodeCount + added >= options.maxNodesTotal()) {
+      return "max-nodes-total " + options.maxNodesTotal() + " reached";
+    }
+    Pod sample = unplaced.get(0);
+    List<String> full = new ArrayList<>();
+    boolean open = false;
+    for (NodeGroup g : groups) {
+      if (sim.checkOnTemplate(sample, templates.get(g.id())).isEmpty()) {
+        if (g.targetSize() >= g.maxSize()) {
+          full.add(g.id() + " (maxSize " + g.maxSize() + ")");
+        } else if (!backedOff.test(g.id())) {
+          open = true;
+        }
+      }
+    }
+    if (!full.isEmpty() && !open) {
+      return "node group maxSize reached: " + String.join(", ", full);
+    }
+    String reason = out.reasonFor(sample);
+    if (!reason.isEmpty()) {
+      return reason;
+    }
+    return full.isEmpty() && !open ? "no node group fits a member" : "the members do not fit together (" + unplaced.size() + " left over)";
+  }
+
+  /** One {@code PodGroupNotTriggerScaleUp} event per blocked group: on its first pending pod, or on its buffer. */
+  static List<EventRecord> events(Result r, BufferInjector.Injection injection) {
+    List<EventRecord> out = new ArrayList<>();
+    for (Map.Entry<PodGroups.Key, String> blocked : r.blocked().entrySet()) {
+      PodGroups.Key k = blocked.getKey();
+      Pod first = r.firstMember().get(k);
+      ObjectRef subject = k.source() == PodGroups.Source.BUFFER
+          ? ScaleUpStatusProcessor.ref(injection.registry().get(first.getMetadata().getUid()).buffer())
+          : ScaleUpStatusProcessor.ref(first);
+      out.add(new EventRecord(subject, EventRecord.NORMAL, Events.POD_GROUP_NOT_TRIGGER_SCALE_UP, blocked.getValue()));
+    }
+    return out;
+  }
+
+  /** The blocked gang buffers by namespace/name, with their group's message. */
+  static Map<String, String> blockedBuffers(Result r) {
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<PodGroups.Key, String> blocked : r.blocked().entrySet()) {
+      if (blocked.getKey().source() == PodGroups.Source.BUFFER) {
+        out.put(blocked.getKey().namespace() + "/" + blocked.getKey().name(), blocked.getValue());
+      }
+    }
+    return out;
+  }
+
   /** A group taken out: why, and how many members would have had a place (-1: not tried yet). */
   record Blocked(int placed, String limit) {}
 
@@ -51,12 +167,14 @@ final class GangScaleUp {
   /**
    * Runs the step all-or-nothing for the groups of {@code members}.
    *
-   * @param memberList every pending member (real and virtual, placed or not) with its group, in pending order
+   * @param pending every pending member (real and virtual, placed or not) with its group, in pending order, and the
+   *     groups that cannot be scaled for whatever the step does (with the limit)
    * @param running bound members per group
-   * @param preBlocked groups that cannot be scaled for whatever the step does (the limit is given)
    */
-  static Result run(List<Pod> real, List<Pod> virtual, List<Member> memberList, Map<PodGroups.Key, Integer> running,
-      Map<PodGroups.Key, String> preBlocked, Step step, Context loop) {
+  static Result run(List<Pod> real, List<Pod> virtual, Members pending, Map<PodGroups.Key, Integer> running, Step step,
+      Context loop) {
+    List<Member> memberList = pending.members();
+    Map<PodGroups.Key, String> preBlocked = pending.preBlocked();
     Map<PodGroups.Key, PodGroups.Group> groups = new LinkedHashMap<>();
     Map<PodGroups.Key, List<Pod>> byGroup = new LinkedHashMap<>();
     Map<Pod, PodGroups.Group> members = new IdentityHashMap<>(memberList.size() * 2);
