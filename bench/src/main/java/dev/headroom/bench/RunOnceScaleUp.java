@@ -92,8 +92,15 @@ public final class RunOnceScaleUp implements Scenario {
           .withNewSpec().addNewContainer().withName("c").withNewResources()
           .addToRequests("cpu", new Quantity("200m")).addToRequests("memory", new Quantity("200")).endResources()
           .endContainer().endSpec()
+          .withStatus(unschedulable())
           .build());
     }
     return out;
+  }
+
+  /** {@code PodScheduled=False/Unschedulable}: how a real cluster shows a pending pod the scheduler could not place. */
+  static io.fabric8.kubernetes.api.model.PodStatus unschedulable() {
+    return new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending")
+        .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable").endCondition().build();
   }
 }

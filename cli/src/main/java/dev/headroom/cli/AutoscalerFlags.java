@@ -114,6 +114,10 @@ public final class AutoscalerFlags {
       paramLabel = "BOOL", description = "leave DaemonSet pods out of a node's utilisation (default: ${DEFAULT-VALUE})")
   boolean ignoreDaemonSetsUtilization;
 
+  @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES", defaultValue = "",
+      description = "schedulers whose not-yet-processed pods count as demand, comma-separated (default: none)")
+  String bypassedSchedulerNames;
+
   @Option(names = AutoscalerSettings.FLAG_NODE_GROUPS, paramLabel = "FILE",
       description = "kwok: NodeGroup documents; without it ConfigMap headroom-node-groups (key nodegroups.yaml) in the lease namespace")
   Path nodeGroups;
@@ -172,6 +176,7 @@ public final class AutoscalerFlags {
         .set(AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS, String.valueOf(skipNodesWithSystemPods))
         .set(AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE, String.valueOf(skipNodesWithLocalStorage))
         .set(AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION, String.valueOf(ignoreDaemonSetsUtilization))
+        .set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, bypassedSchedulerNames)
         .bufferPodInjectionEnabled(injection);
     AutoscalerOptions options = b.build();
     if (maxGracefulTerminationSec < 0) {

@@ -49,6 +49,10 @@ public final class PlanCommand implements Callable<Integer> {
       description = "Expander chain, comma-separated (default " + AutoscalerOptions.DEFAULT_EXPANDER + ").")
   String expander = AutoscalerOptions.DEFAULT_EXPANDER;
 
+  @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES",
+      description = "Schedulers whose pods count as demand before they mark them Unschedulable, comma-separated (default: none).")
+  String bypassedSchedulerNames = "";
+
   @Option(names = "--now", paramLabel = "RFC3339", description = "The loop time; default: the current time.")
   String now;
 
@@ -68,7 +72,7 @@ public final class PlanCommand implements Callable<Integer> {
       return 1;
     }
     List<InputDocument> documents = loaded.get();
-    AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).build();
+    AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).bypassedSchedulerNames(bypassedSchedulerNames).build();
     Planner.Result result;
     try {
       result = new Planner(loader).plan(documents, options, at);

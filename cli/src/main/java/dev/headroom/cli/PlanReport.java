@@ -30,6 +30,7 @@ final class PlanReport {
   static final String PENDING_PODS = "pendingPods";
   static final String BUFFERS = "buffers";
   static final String UNSCHEDULABLE_PODS = "unschedulablePods";
+  static final String POD_GROUPS = "podGroups";
   static final String SCALE_DOWN = "scaleDown";
   static final String UNNEEDED_NODES = "unneededNodes";
   static final String UNREMOVABLE_NODES = "unremovableNodes";
@@ -62,6 +63,8 @@ final class PlanReport {
     pending.put("onUpcomingNodes", p.onUpcomingNodes());
     pending.put("onNewNodes", p.onNewNodes());
     pending.put("unschedulable", p.unschedulable());
+    pending.put("gated", r.notDemand().gated());
+    pending.put("notYetTried", r.notDemand().notYetTried());
     out.put(PENDING_PODS, pending);
     List<Object> buffers = new ArrayList<>();
     for (BufferOutcome b : r.buffers()) {
@@ -85,6 +88,11 @@ final class PlanReport {
         conditions.add(cm);
       }
       m.put("conditions", conditions);
+      Map<String, Object> room = new LinkedHashMap<>();
+      room.put("pooled", b.freeRoom().pooled());
+      room.put("onNodes", b.freeRoom().onNodes());
+      room.put("fragmented", b.freeRoom().fragmented());
+      m.put("freeRoom", room);
       buffers.add(m);
     }
     out.put(BUFFERS, buffers);
@@ -97,6 +105,21 @@ final class PlanReport {
       unschedulable.add(m);
     }
     out.put(UNSCHEDULABLE_PODS, unschedulable);
+    List<Object> groups = new ArrayList<>();
+    for (IterationResult.PodGroupOutcome g : r.podGroups()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("source", g.source());
+      m.put("namespace", g.namespace());
+      m.put("name", g.name());
+      m.put("minMember", g.minMember());
+      m.put("members", g.members());
+      m.put("running", g.running());
+      m.put("placed", g.placed());
+      m.put("status", g.status());
+      m.put("limit", g.limit());
+      groups.add(m);
+    }
+    out.put(POD_GROUPS, groups);
     List<Object> down = new ArrayList<>();
     for (ScaleDownDecision d : r.scaleDown()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -151,6 +174,19 @@ final class PlanReport {
     for (UnschedulablePod u : r.unschedulablePods()) {
       sb.append("  ").append(u.namespace()).append('/').append(u.name()).append(": ").append(u.reason()).append(nl);
     }
+    sb.append(String.format(Locale.ROOT, "Not demand: gated: %d, not yet tried by their scheduler: %d%n",
+        r.notDemand().gated(), r.notDemand().notYetTried()));
+    if (!r.podGroups().isEmpty()) {
+      sb.append(nl).append("Pod groups (all-or-nothing):").append(nl);
+    }
+    for (IterationResult.PodGroupOutcome g : r.podGroups()) {
+      sb.append(String.format(Locale.ROOT, "  %s/%s (%s, minMember %d): %s, %d of %d members placed (%d running)",
+          g.namespace(), g.name(), g.source(), g.minMember(), g.status(), g.placed(), g.members(), g.running()));
+      if (!g.limit().isEmpty()) {
+        sb.append("; none requested: ").append(g.limit());
+      }
+      sb.append(nl);
+    }
     sb.append(nl).append("Buffers:").append(nl);
     if (r.buffers().isEmpty()) {
       sb.append("  none").append(nl);
@@ -158,6 +194,8 @@ final class PlanReport {
     for (BufferOutcome b : r.buffers()) {
       sb.append(String.format(Locale.ROOT, "  %s/%s: %d virtual pods (%d on existing nodes, %d upcoming, %d new; %d unschedulable)%n",
           b.namespace(), b.name(), b.virtualPods(), b.onExistingNodes(), b.onUpcomingNodes(), b.onNewNodes(), b.unschedulable()));
+      sb.append(String.format(Locale.ROOT, "    free room of existing nodes: %d chunks in total, %d on single nodes (%d lost to fragmentation)%n",
+          b.freeRoom().pooled(), b.freeRoom().onNodes(), b.freeRoom().fragmented()));
       for (Condition c : b.conditions()) {
         sb.append("    ").append(c.getType()).append('=').append(c.getStatus()).append(' ').append(c.getReason());
         if (c.getMessage() != null && !c.getMessage().isEmpty()) {

@@ -27,6 +27,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import dev.headroom.core.autoscaler.PodGroups;
 import java.util.Set;
 
 /**
@@ -41,7 +43,8 @@ public final class Planner {
   public record Result(DryRun run, List<String> diagnostics, boolean failed) {}
 
   /** The kinds plan reads besides those of explain. */
-  static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, DaemonSet, and what explain reads";
+  static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, DaemonSet, "
+      + "PodGroup (scheduling.x-k8s.io, scheduling.volcano.sh), and what explain reads";
 
   /** Prefix of the UID given to an input buffer that has none. */
   static final String SYNTHETIC_UID_PREFIX = "plan-";
@@ -90,6 +93,8 @@ public final class Planner {
                 "Node " + n.getMetadata().getName() + ": annotation " + Nodes.UNNEEDED_SINCE + " \"" + since + "\" is not an RFC 3339 time");
           }
           nodes.add(n);
+        } else if (podGroupSource(doc).isPresent()) {
+          view.podGroup(podGroup(doc, podGroupSource(doc).get()));
         } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
           view.podDisruptionBudget(namespaced(doc.as(PodDisruptionBudget.class)));
         } else if (doc.is("apps/v1", "DaemonSet")) {
@@ -144,6 +149,30 @@ public final class Planner {
     view.nodes(nodes);
     DryRun run = DryRun.of(options, view.build(), List.copyOf(groups.values()), now);
     return new Result(run, diagnostics, false);
+  }
+
+  /** The group source of a PodGroup document (coscheduling or Volcano), if it is one. */
+  private static Optional<PodGroups.Source> podGroupSource(InputDocument doc) {
+    if (!PodGroups.POD_GROUP_KIND.equals(doc.kind()) || doc.apiVersion() == null) {
+      return Optional.empty();
+    }
+    int slash = doc.apiVersion().indexOf('/');
+    return slash < 0 ? Optional.empty() : PodGroups.Source.ofApiGroup(doc.apiVersion().substring(0, slash));
+  }
+
+  /** A PodGroup document's group: its namespace, name and {@code spec.minMember} (a positive integer). */
+  private PodGroups.Group podGroup(InputDocument doc, PodGroups.Source source) throws InputException {
+    String name = doc.name();
+    if (name.isEmpty()) {
+      throw new InputException(doc.position(), "PodGroup without metadata.name");
+    }
+    Object spec = doc.raw().get("spec");
+    Object min = spec instanceof Map<?, ?> m ? m.get("minMember") : null;
+    if (!(min instanceof Number n) || n.intValue() != n.doubleValue() || n.intValue() < 1) {
+      throw new InputException(min == null ? at(doc, "spec") : at(doc, "spec.minMember"),
+          "PodGroup " + name + ": spec.minMember must be a positive integer" + (min == null ? "" : ", not " + min));
+    }
+    return new PodGroups.Group(new PodGroups.Key(source, namespaceOf(doc), name), n.intValue());
   }
 
   private dev.headroom.cli.input.Position at(InputDocument doc, String path) {

@@ -77,7 +77,7 @@ class PlanCommandTest {
     assertThat(list(p, "scaleUp")).containsExactly(Map.of(
         "nodeGroup", "highmem", "delta", 2, "currentSize", 0, "newTargetSize", 2, "maxSize", 5, "realPods", 2, "virtualPods", 1));
     assertThat(map(p, "pendingPods")).isEqualTo(Map.of(
-        "total", 6, "onExistingNodes", 2, "onUpcomingNodes", 0, "onNewNodes", 2, "unschedulable", 2));
+        "total", 6, "onExistingNodes", 2, "onUpcomingNodes", 0, "onNewNodes", 2, "unschedulable", 2, "gated", 0, "notYetTried", 0));
     assertThat(list(p, "unschedulablePods")).containsExactly(
         Map.of("namespace", "default", "name", "trainer-1", "reason", "2 Insufficient nvidia.com/gpu"),
         Map.of("namespace", "default", "name", "huge-1", "reason", "2 Insufficient cpu, 1 node(s) had untolerated taint {nvidia.com/gpu: present}"));
@@ -118,7 +118,7 @@ class PlanCommandTest {
     assertThat(p.get("scaleUpResult")).isEqualTo("ScaleUpNotNeeded");
     assertThat(list(p, "scaleUp")).isEmpty();
     assertThat(map(p, "pendingPods")).isEqualTo(Map.of(
-        "total", 0, "onExistingNodes", 0, "onUpcomingNodes", 0, "onNewNodes", 0, "unschedulable", 0));
+        "total", 0, "onExistingNodes", 0, "onUpcomingNodes", 0, "onNewNodes", 0, "unschedulable", 0, "gated", 0, "notYetTried", 0));
     assertThat(list(p, "buffers")).isEmpty();
     assertThat(list(p, "unschedulablePods")).isEmpty();
     assertThat(list(p, "scaleDown")).containsExactly(Map.of(
@@ -243,5 +243,45 @@ class PlanCommandTest {
     Run e = run("plan", "-f", EXAMPLES.resolve("cluster.yaml").toString(), "--expander", "cheapest");
     assertThat(e.exit()).isEqualTo(1);
     assertThat(e.err()).startsWith("headroom plan: --expander: unknown expander \"cheapest\"").contains("see 'headroom plan --help'");
+  }
+
+  /** The case: a gated pod and a pod of another scheduler that no scheduler has tried yet are not demand. */
+  @Test
+  void gatedAndUntriedPodsAreReportedNotScaledFor() throws IOException {
+    Path f = tmp.resolve("gated.yaml");
+    Files.writeString(f, String.join("\n",
+        "apiVersion: headroom.dev/v1alpha1",
+        "kind: NodeGroup",
+        "metadata: {name: general}",
+        "spec:",
+        "  maxSize: 3",
+        "  template:",
+        "    status:",
+        "      capacity: {cpu: \"4\", memory: 16Gi, pods: \"110\"}",
+        "---",
+        "apiVersion: v1",
+        "kind: Pod",
+        "metadata: {name: queued}",
+        "spec:",
+        "  schedulingGates: [{name: kueue.x-k8s.io/admission}]",
+        "  containers: [{name: c, image: c, resources: {requests: {cpu: \"1\"}}}]",
+        "status: {phase: Pending, conditions: [{type: PodScheduled, status: \"False\", reason: SchedulingGated}]}",
+        "---",
+        "apiVersion: v1",
+        "kind: Pod",
+        "metadata: {name: fresh}",
+        "spec:",
+        "  schedulerName: kai-scheduler",
+        "  containers: [{name: c, image: c, resources: {requests: {cpu: \"1\"}}}]",
+        "status: {phase: Pending}",
+        ""));
+    Run r = run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("ScaleUpNotNeeded", "Scale-up:" + System.lineSeparator() + "  none",
+        "Pending pods: 0 (", "Not demand: gated: 1, not yet tried by their scheduler: 1");
+    Map<String, Object> bypassed = json(run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z", "-o", "json",
+        "--bypassed-scheduler-names", "kai-scheduler"));
+    assertThat(list(bypassed, "scaleUp")).singleElement().satisfies(d -> assertThat(d.get("realPods")).isEqualTo(1));
+    assertThat(map(bypassed, "pendingPods")).containsEntry("total", 1).containsEntry("gated", 1).containsEntry("notYetTried", 0);
   }
 }

@@ -74,6 +74,14 @@ class RunCommandAutoscalerTest {
   }
 
   @Test
+  void bypassedSchedulerNamesReachTheAutoscalerOptions() {
+    assertThat(parse("--cloud-provider=kwok").autoscalerFlags.settings(true, "x").options().bypassedSchedulers()).isEmpty();
+    AutoscalerSettings s = parse("--cloud-provider=kwok", "--bypassed-scheduler-names=volcano,kai-scheduler")
+        .autoscalerFlags.settings(true, "x");
+    assertThat(s.options().bypassedSchedulers()).containsExactlyInAnyOrder("volcano", "kai-scheduler");
+  }
+
+  @Test
   void aMalformedNodeGroupFileIsAFileLineErrorAndExitCodeOne() throws Exception {
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, """

@@ -49,6 +49,8 @@ public final class AutoscalerMetrics {
   public static final String VIRTUAL_PODS = "headroom_virtual_pods_count";
   public static final String BUFFER_VIRTUAL_PODS = "headroom_buffer_virtual_pods";
   public static final String BUFFER_SCALE_UPS = "headroom_buffer_scale_ups_total";
+  /** Chunks of a buffer's shape the free room of existing nodes holds in total but no single node holds. */
+  public static final String BUFFER_FRAGMENTED_CHUNKS = "headroom_buffer_fragmented_chunks";
 
   /** Placement label values of the virtual-pod metrics. */
   public static final List<String> PLACEMENTS = List.of("existing", "upcoming", "new_nodes", "unhelpable");
@@ -69,6 +71,7 @@ public final class AutoscalerMetrics {
   private final MultiGauge unremovable;
   private final MultiGauge virtualPods;
   private final MultiGauge bufferVirtualPods;
+  private final MultiGauge bufferFragmented;
 
   public AutoscalerMetrics(MeterRegistry registry, int maxNodesTotal) {
     this.registry = registry;
@@ -92,6 +95,8 @@ public final class AutoscalerMetrics {
     unremovable = MultiGauge.builder(UNREMOVABLE_NODES).description("Nodes that cannot be removed, by reason").register(registry);
     virtualPods = MultiGauge.builder(VIRTUAL_PODS).description("Virtual pods by where they ended in the last loop").register(registry);
     bufferVirtualPods = MultiGauge.builder(BUFFER_VIRTUAL_PODS).description("Virtual pods per buffer by placement").register(registry);
+    bufferFragmented = MultiGauge.builder(BUFFER_FRAGMENTED_CHUNKS)
+        .description("Chunks of the buffer's shape that free room holds in total but no single existing node holds").register(registry);
     for (String f : PhaseTimer.FUNCTIONS) {
       timer(f);
     }
@@ -255,6 +260,11 @@ public final class AutoscalerMetrics {
     }
     virtualPods.register(totalRows, true);
     bufferVirtualPods.register(perBuffer, true);
+    List<MultiGauge.Row<?>> fragmented = new ArrayList<>();
+    for (IterationResult.BufferOutcome b : r.buffers()) {
+      fragmented.add(MultiGauge.Row.of(Tags.of("namespace", b.namespace(), "name", b.name()), b.freeRoom().fragmented()));
+    }
+    bufferFragmented.register(fragmented, true);
   }
 
   /** The {@code state} label of {@link #NODES} and {@link #NODE_GROUP_NODES} for a core node state. */

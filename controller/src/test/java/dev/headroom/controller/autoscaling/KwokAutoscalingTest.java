@@ -105,6 +105,8 @@ class KwokAutoscalingTest {
     assertThat(f.metric("headroom_scaled_up_nodes_total{node_group=\"general\"")).isEqualTo(3.0);
     assertThat(f.metric("headroom_buffer_virtual_pods{name=\"spare\",namespace=\"default\",placement=\"existing\"")).isEqualTo(4.0);
     assertThat(f.metric("headroom_nodes_count{state=\"ready\"")).isEqualTo(3.0);
+    assertThat(f.metric("headroom_buffer_fragmented_chunks{name=\"spare\",namespace=\"default\""))
+        .isEqualTo((double) settled.buffers().get(0).freeRoom().fragmented());
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.headroom.core.autoscaler.IterationResult.UnschedulablePod;
 import dev.headroom.core.autoscaler.expander.ExpansionOption;
 import dev.headroom.core.autoscaler.expander.Expanders;
 import dev.headroom.core.autoscaler.scaledown.ScaleDownPlanner;
+import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.StatusConditions;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -49,8 +50,12 @@ public final class Autoscaler {
   private final NodeGroupProvider provider;
   private final EventSink events;
   private final BufferStatusWriter statusWriter;
+  /** The provider and event sink, held back while an all-or-nothing trial runs ({@link GangScaleUp}). */
+  private final StagedActuation staged;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
+  /** {@code --bypassed-scheduler-names}. */
+  private final Set<String> bypassedSchedulers;
   /** Virtual pods kept from the previous loop. */
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
@@ -69,11 +74,13 @@ public final class Autoscaler {
     Expanders.parse(options.expander());
     this.options = options;
     this.cluster = cluster;
-    this.provider = provider;
-    this.events = events;
+    this.staged = new StagedActuation(provider, events);
+    this.provider = staged;
+    this.events = staged;
     this.statusWriter = statusWriter;
     this.state = state;
     this.simulations = simulations;
+    this.bypassedSchedulers = options.bypassedSchedulers();
   }
 
   public AutoscalerState state() {
@@ -112,6 +119,12 @@ public final class Autoscaler {
     Map<Pod, Placement> placement = new IdentityHashMap<>();
     final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
+    /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
+    PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
+    /** The all-or-nothing groups of this loop. */
+    List<IterationResult.PodGroupOutcome> podGroups = List.of();
+    /** Gang buffers taken out of the scale-up, by namespace/name: the group's message. */
+    Map<String, String> blockedGangBuffers = Map.of();
 
     Loop(Instant now) {
       this.now = now;
@@ -145,7 +158,9 @@ public final class Autoscaler {
         unloaded = null;
       }
     }
-    List<Pod> pending = pods.pending();
+    PendingDemand.Split demand = PendingDemand.split(pods.pending(), bypassedSchedulers);
+    List<Pod> pending = demand.demand();
+    loop.notDemand = demand.notDemand();
     // pending pods and (about as many as last loop) virtual pods get a placement
     loop.placement = new IdentityHashMap<>(pending.size() + lastVirtualPods + 64);
     loop.facts = nodeFacts.of(nodes);
@@ -204,7 +219,7 @@ public final class Autoscaler {
     remainingReal.removeIf(p -> tooNew(p, now));
 
     // 12.-13. Scale-up.
-    ScaleUpOutcome up = scaleUp(loop, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
+    ScaleUpOutcome up = allOrNothing(loop, real, injection, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
     List<Pod> unhelpedReal = new ArrayList<>();
     for (Pod p : remainingReal) {
       if (loop.placement.get(p) != Placement.NEW) {
@@ -711,6 +726,59 @@ public final class Autoscaler {
     }
   }
 
+  /**
+   * Step 13 all-or-nothing: the scale-up for the pending pods, with the pods of a group ({@link PodGroups}: a PodGroup or
+   * a gang buffer) scaled for as a unit ({@link GangScaleUp}). Without groups this is the scale-up step alone.
+   */
+  private ScaleUpOutcome allOrNothing(Loop loop, List<Pod> real, BufferInjector.Injection injection, List<Pod> remainingReal,
+      List<Pod> remainingVirtual, int nodeCount) {
+    PodGroups declared = cluster.podGroups();
+    GangScaleUp.Members members = GangScaleUp.members(declared, real, injection);
+    if (members.members().isEmpty()) {
+      return scaleUp(loop, remainingReal, remainingVirtual, nodeCount);
+    }
+    GangScaleUp.Result r = GangScaleUp.run(remainingReal, remainingVirtual, members, GangScaleUp.running(declared, pods.all()),
+        (rp, vp) -> scaleUp(loop, rp, vp, nodeCount), gangContext(loop, nodeCount));
+    loop.podGroups = r.groups();
+    loop.blockedGangBuffers = GangScaleUp.blockedBuffers(r);
+    GangScaleUp.events(r, injection).forEach(loop::emit);
+    return r.outcome();
+  }
+
+  /** The iteration's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
+  private GangScaleUp.Context gangContext(Loop loop, int nodeCount) {
+    return new GangScaleUp.Context() {
+      @Override
+      public <T> T trial(Supplier<T> body) {
+        Map<String, NodeGroup> groups = new LinkedHashMap<>(loop.groups);
+        Map<Pod, Placement> placement = loop.placement;
+        loop.placement = new IdentityHashMap<>(placement);
+        int emitted = loop.emitted.size();
+        AutoscalerState.Memory memory = state.memory();
+        try {
+          return staged.staged(body);
+        } finally {
+          loop.groups.clear();
+          loop.groups.putAll(groups);
+          loop.placement = placement;
+          loop.emitted.subList(emitted, loop.emitted.size()).clear();
+          state.restore(memory);
+        }
+      }
+
+      @Override
+      public Placement placement(Pod p) {
+        return loop.placement.get(p);
+      }
+
+      @Override
+      public String limit(ScaleUpOutcome out, List<Pod> unplaced) {
+        return GangScaleUp.limit(options, loop.groups.values(), loop.templates, loop.sim, g -> state.backoff().isBackedOff(g, loop.now),
+            out, unplaced, nodeCount);
+      }
+    };
+  }
+
   /** §3.2 group filtering. */
   private String skipReason(NodeGroup g, Instant now) {
     if (state.backoff().isBackedOff(g.id(), now)) {
@@ -738,14 +806,25 @@ public final class Autoscaler {
 
   private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
     List<BufferOutcome> out = new ArrayList<>();
+    List<Node> existing = new ArrayList<>();
+    for (Node n : loop.nodes) {
+      String name = loop.facts.get(n).name();
+      if (loop.destinationNodes.contains(name) && !loop.leftOut.contains(name)) {
+        existing.add(n);
+      }
+    }
+    // one pass over the nodes per buffer shape
+    Map<Map<String, Long>, SchedulingSimulation.ChunkRoom> rooms = new HashMap<>();
     for (BufferInjector.Entry e : injection.entries()) {
-      out.add(bufferOutcome(loop, e));
+      SchedulingSimulation.ChunkRoom room = e.pods().isEmpty() ? SchedulingSimulation.ChunkRoom.NONE
+          : rooms.computeIfAbsent(loop.req(e.pods().get(0)), k -> loop.sim.chunkRoom(e.pods().get(0), existing));
+      out.add(bufferOutcome(loop, e, room));
     }
     return out;
   }
 
   /** Where a buffer's chunks went in this loop, its conditions, and the status write when they changed. */
-  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e) {
+  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e, SchedulingSimulation.ChunkRoom room) {
     CapacityBuffer b = e.buffer();
     long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
     int existing = 0;
@@ -764,6 +843,10 @@ public final class Autoscaler {
     Condition capacity = !e.injected() ? CapacityAvailability.notEvaluated(gen)
         : CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !fitsSomeEmptyNode(loop, e.pods().get(0)),
             null, gen);
+    String gang = loop.blockedGangBuffers.get(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName());
+    if (gang != null && e.injected() && !BufferConditions.REASON_INFEASIBLE.equals(capacity.getReason())) {
+      capacity = CapacityAvailability.gangDoesNotFit(gang, gen);
+    }
     List<Condition> conditions = StatusConditions.copy(b.getStatus().getConditions());
     if (conditions == null) {
       conditions = new ArrayList<>();
@@ -774,7 +857,7 @@ public final class Autoscaler {
       statusWriter.writeConditions(b, conditions);
     }
     return new BufferOutcome(b.getMetadata().getNamespace(), b.getMetadata().getName(), e.pods().size(), existing,
-        upcomingOnly, newOnly, failed, List.copyOf(conditions), changed);
+        upcomingOnly, newOnly, failed, List.copyOf(conditions), changed, room);
   }
 
   /** True when {@code chunk} fits an empty Ready node of the cluster or an empty node of some group's template. */
@@ -798,6 +881,6 @@ public final class Autoscaler {
     return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
         List.copyOf(buffers), List.copyOf(unschedulable),
         plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted),
-        loop.nodeStatuses);
+        loop.nodeStatuses, loop.notDemand, loop.podGroups);
   }
 }

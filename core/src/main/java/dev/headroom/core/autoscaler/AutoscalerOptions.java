@@ -46,7 +46,8 @@ public record AutoscalerOptions(
     int maxVirtualPodsPerBuffer,
     boolean realPodsFirst,
     boolean salvoScaleUp,
-    long randomSeed) {
+    long randomSeed,
+    String bypassedSchedulerNames) {
 
   /** Flag names (kebab-case of the option names; CA spelling where CA has the flag). */
   public static final String SCAN_INTERVAL = "scan-interval";
@@ -85,6 +86,8 @@ public record AutoscalerOptions(
   public static final String REAL_PODS_FIRST = "real-pods-first";
   public static final String SALVO_SCALE_UP = "salvo-scale-up";
   public static final String RANDOM_SEED = "random-seed";
+  /** Upstream flag: schedulers whose not-yet-processed pods count as demand (comma-separated). */
+  public static final String BYPASSED_SCHEDULER_NAMES = "bypassed-scheduler-names";
 
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
@@ -130,7 +133,8 @@ public record AutoscalerOptions(
           10000,
           true,
           false,
-          0L);
+          0L,
+          "");
 
   /** Flag name → default value text, for help output and documentation; generated from {@link #DEFAULTS}. */
   public static final Map<String, String> FLAGS = flags(DEFAULTS);
@@ -138,6 +142,12 @@ public record AutoscalerOptions(
   public AutoscalerOptions {
     expanderPriorities = expanderPriorities == null ? Map.of() : Map.copyOf(expanderPriorities);
     expander = expander == null || expander.isBlank() ? DEFAULT_EXPANDER : expander;
+    bypassedSchedulerNames = bypassedSchedulerNames == null ? "" : bypassedSchedulerNames.trim();
+  }
+
+  /** The names in {@link #bypassedSchedulerNames}. */
+  public java.util.Set<String> bypassedSchedulers() {
+    return PendingDemand.schedulerNames(bypassedSchedulerNames);
   }
 
   private static Map<String, String> flags(AutoscalerOptions o) {
@@ -178,6 +188,7 @@ public record AutoscalerOptions(
     m.put(REAL_PODS_FIRST, "" + o.realPodsFirst);
     m.put(SALVO_SCALE_UP, "" + o.salvoScaleUp);
     m.put(RANDOM_SEED, "" + o.randomSeed);
+    m.put(BYPASSED_SCHEDULER_NAMES, o.bypassedSchedulerNames);
     return Map.copyOf(m);
   }
 
@@ -310,6 +321,7 @@ public record AutoscalerOptions(
     public Builder skipNodesWithLocalStorage(boolean b) { return put("skipNodesWithLocalStorage", b); }
     public Builder skipNodesWithSystemPods(boolean b) { return put("skipNodesWithSystemPods", b); }
     public Builder enforceNodeGroupMinSize(boolean b) { return put("enforceNodeGroupMinSize", b); }
+    public Builder bypassedSchedulerNames(String s) { return put("bypassedSchedulerNames", s); }
 
     /** The options. */
     @SuppressWarnings("unchecked")

@@ -95,6 +95,19 @@ public final class AutoscalerState {
         lastScaleDownDelete, lastScaleDownFailure);
   }
 
+  /** Puts back what {@link #memory()} returned (after a staged trial of a step that may have changed it). */
+  void restore(Memory m) {
+    scaleUpRequests.clear();
+    scaleUpRequests.putAll(m.scaleUpRequests());
+    unneededSince.clear();
+    unneededSince.putAll(m.unneededSince());
+    unremovableUntil.clear();
+    unremovableUntil.putAll(m.unremovableUntil());
+    lastScaleUp = m.lastScaleUp();
+    lastScaleDownDelete = m.lastScaleDownDelete();
+    lastScaleDownFailure = m.lastScaleDownFailure();
+  }
+
   /**
    * True when one of this state's clocks is reached between {@code since} (exclusive) and {@code now}
    * (inclusive): an unremovable node's recheck time, an unneeded node's removal time, a scale-up request's

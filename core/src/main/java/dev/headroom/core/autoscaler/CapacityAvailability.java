@@ -13,6 +13,7 @@ public final class CapacityAvailability {
   public static final String MESSAGE_INFEASIBLE = "No node group can fit a single virtual pod of this buffer";
   public static final String MESSAGE_FITS = "All %d virtual pods fit on existing capacity";
   public static final String MESSAGE_REQUIRES = "%d/%d virtual pods required new capacity, %d failed";
+  public static final String MESSAGE_GANG_DOES_NOT_FIT = "The virtual pods of this gang buffer do not fit as one group: ";
 
   private CapacityAvailability() {}
 
@@ -44,6 +45,12 @@ public final class CapacityAvailability {
     }
     return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.FALSE,
         BufferConditions.REASON_REQUIRES_NEW_CAPACITY, fill(MESSAGE_REQUIRES, u, n, f), generation);
+  }
+
+  /** A gang buffer ({@code headroom.dev/gang: "true"}) whose group got no capacity; {@code why} is the group's message. */
+  public static Condition gangDoesNotFit(String why, long generation) {
+    return BufferConditions.condition(BufferConditions.CAPACITY_AVAILABLE, BufferConditions.FALSE,
+        BufferConditions.REASON_GANG_DOES_NOT_FIT, MESSAGE_GANG_DOES_NOT_FIT + why, generation);
   }
 
   /**

@@ -46,6 +46,14 @@ public interface ClusterView {
     return List.of();
   }
 
+  /**
+   * The declared pod groups (PodGroup objects of the coscheduling plugin and of Volcano) whose pods are scaled for
+   * all-or-nothing; none by default.
+   */
+  default PodGroups podGroups() {
+    return PodGroups.NONE;
+  }
+
   /** Every CapacityBuffer, all namespaces. */
   List<CapacityBuffer> buffers();
 

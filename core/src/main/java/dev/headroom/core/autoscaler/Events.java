@@ -5,6 +5,8 @@ public final class Events {
 
   public static final String TRIGGERED_SCALE_UP = "TriggeredScaleUp";
   public static final String NOT_TRIGGER_SCALE_UP = "NotTriggerScaleUp";
+  /** A pod group or gang buffer that gets no capacity because not enough of its members would (all-or-nothing). */
+  public static final String POD_GROUP_NOT_TRIGGER_SCALE_UP = "PodGroupNotTriggerScaleUp";
   public static final String SCALED_UP_GROUP = "ScaledUpGroup";
   public static final String FAILED_TO_SCALE_UP_GROUP = "FailedToScaleUpGroup";
   public static final String SCALE_UP_TIMED_OUT = "ScaleUpTimedOut";

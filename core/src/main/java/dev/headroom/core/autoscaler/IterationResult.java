@@ -20,7 +20,9 @@ public record IterationResult(
     List<UnneededNode> unneededNodes,
     List<UnremovableNode> unremovableNodes,
     List<EventRecord> events,
-    List<NodeStatus> nodes) {
+    List<NodeStatus> nodes,
+    PendingDemand.NotDemand notDemand,
+    List<PodGroupOutcome> podGroups) {
 
   /**
    * How the loop's cluster-state registry classified a registered node: Ready, not Ready but younger than its
@@ -34,6 +36,18 @@ public record IterationResult(
    */
   public record NodeStatus(String node, String nodeGroup, NodeState state) {}
 
+  /**
+   * One group of pods scaled for all-or-nothing (a PodGroup or a gang buffer): {@code members} pending plus running,
+   * {@code placed} of them with capacity in this loop (running ones included), and {@code status}: {@link #FITS}
+   * (no new capacity needed), {@link #SCALED_UP} or {@link #BLOCKED} (none requested; {@code limit} says why).
+   */
+  public record PodGroupOutcome(String source, String namespace, String name, int minMember, int members, int running,
+      int placed, String status, String limit) {
+    public static final String FITS = "Fits";
+    public static final String SCALED_UP = "ScaledUp";
+    public static final String BLOCKED = "Blocked";
+  }
+
   /** Growth of one group. */
   public record ScaleUpDecision(String nodeGroup, int delta, int currentSize, int newTargetSize, int maxSize, int realPods, int virtualPods) {}
 
@@ -46,7 +60,7 @@ public record IterationResult(
   /** One selected buffer: where its virtual pods went and its conditions after the loop. */
   public record BufferOutcome(
       String namespace, String name, int virtualPods, int onExistingNodes, int onUpcomingNodes, int onNewNodes,
-      int unschedulable, List<Condition> conditions, boolean statusWritten) {}
+      int unschedulable, List<Condition> conditions, boolean statusWritten, SchedulingSimulation.ChunkRoom freeRoom) {}
 
   /** A real pod that no existing, upcoming or new node helps, and why. */
   public record UnschedulablePod(String namespace, String name, String reason) {}

@@ -185,6 +185,58 @@ public interface SchedulingSimulation {
   record Estimate(int nodeCount, List<Pod> pods) {}
 
   /**
+   * Room for copies of one chunk in the room real pods leave free (allocatable minus the requests of the pods that
+   * are not virtual): {@code onNodes} copies fit when each must fit on one node, {@code pooled} if the free room of
+   * all nodes were one node. {@code pooled - onNodes} is what fragmentation costs this shape.
+   */
+  record ChunkRoom(long onNodes, long pooled) {
+    public static final ChunkRoom NONE = new ChunkRoom(0, 0);
+
+    /** Copies that the free room holds in total but no node holds. */
+    public long fragmented() {
+      return pooled - onNodes;
+    }
+  }
+
+  /** The {@link ChunkRoom} of {@code chunk} over {@code nodes} (nodes of this simulation). */
+  default ChunkRoom chunkRoom(Pod chunk, List<Node> nodes) {
+    java.util.Map<String, Long> need = requests(chunk);
+    List<String> names = new java.util.ArrayList<>();
+    for (java.util.Map.Entry<String, Long> e : need.entrySet()) {
+      if (e.getValue() > 0) {
+        names.add(e.getKey());
+      }
+    }
+    if (names.isEmpty()) {
+      return ChunkRoom.NONE;
+    }
+    long onNodes = 0;
+    long[] pooled = new long[names.size()];
+    for (Node n : nodes) {
+      long[] used = new long[names.size()];
+      for (PodRequests p : podRequestsOn(n.getMetadata().getName())) {
+        if (!p.virtual()) {
+          for (int k = 0; k < used.length; k++) {
+            used[k] += p.requests().getOrDefault(names.get(k), 0L);
+          }
+        }
+      }
+      long fit = Long.MAX_VALUE;
+      for (int k = 0; k < used.length; k++) {
+        long free = Math.max(0, allocatableMilli(n, names.get(k)) - used[k]);
+        pooled[k] += free;
+        fit = Math.min(fit, free / need.get(names.get(k)));
+      }
+      onNodes += fit;
+    }
+    long total = Long.MAX_VALUE;
+    for (int k = 0; k < pooled.length; k++) {
+      total = Math.min(total, pooled[k] / need.get(names.get(k)));
+    }
+    return new ChunkRoom(onNodes, total);
+  }
+
+  /**
    * Binpacks {@code pods} (already ordered and all passing the template) onto new copies of the template
    * ({@code namePrefix}-k), at most {@code maxNodes} nodes; the snapshot is unchanged afterwards.
    */

@@ -548,6 +548,49 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     return inSnapshot != null && inSnapshot.node() == node ? inSnapshot.allocatable(id) : compiled(node).allocatable(id);
   }
 
+  /** As the default, from the snapshot's per-node request sums (no pod is read). */
+  @Override
+  public ChunkRoom chunkRoom(Pod chunk, List<Node> nodes) {
+    CompiledPod c = compiled(chunk);
+    int r = compiler.resources().size();
+    int count = 0;
+    for (int id = 0; id < r; id++) {
+      if (c.request(id) > 0) {
+        count++;
+      }
+    }
+    if (count == 0) {
+      return ChunkRoom.NONE;
+    }
+    int[] ids = new int[count];
+    for (int id = 0, k = 0; id < r; id++) {
+      if (c.request(id) > 0) {
+        ids[k++] = id;
+      }
+    }
+    long onNodes = 0;
+    long[] pooled = new long[count];
+    for (Node n : nodes) {
+      int i = snapshot.nodeIndex(n.getMetadata().getName());
+      if (i < 0) {
+        continue;
+      }
+      CompiledNode cn = snapshot.node(i);
+      long fit = Long.MAX_VALUE;
+      for (int k = 0; k < count; k++) {
+        long free = Math.max(0, cn.allocatable(ids[k]) - snapshot.requested(i, ids[k]) + snapshot.virtualRequested(i, ids[k]));
+        pooled[k] += free;
+        fit = Math.min(fit, free / c.request(ids[k]));
+      }
+      onNodes += fit;
+    }
+    long total = Long.MAX_VALUE;
+    for (int k = 0; k < count; k++) {
+      total = Math.min(total, pooled[k] / c.request(ids[k]));
+    }
+    return new ChunkRoom(onNodes, total);
+  }
+
   @Override
   public Estimate estimate(List<Pod> candidates, Node template, String namePrefix, int maxNodes) {
     List<CompiledPod> compiledPods = new ArrayList<>(candidates.size());

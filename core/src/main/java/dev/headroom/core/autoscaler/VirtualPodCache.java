@@ -18,7 +18,7 @@ import java.util.Objects;
 final class VirtualPodCache {
 
   private record Key(String bufferUid, String namespace, String name, String templateUid, String templateVersion,
-      PodTemplate templateObject, int replicas) {
+      PodTemplate templateObject, int replicas, String gangTopologyKey) {
 
     static Key of(CapacityBuffer b, PodTemplate t, int replicas) {
       ObjectMeta bm = b.getMetadata();
@@ -26,18 +26,19 @@ final class VirtualPodCache {
       String version = tm == null ? null : tm.getResourceVersion();
       boolean versioned = version != null && !version.isEmpty() && tm.getUid() != null;
       return new Key(bm.getUid(), bm.getNamespace(), bm.getName(), tm == null ? null : tm.getUid(), version,
-          versioned ? null : t, replicas);
+          versioned ? null : t, replicas, VirtualPods.gangTopologyKey(b));
     }
 
     Key withReplicas(int n) {
-      return new Key(bufferUid, namespace, name, templateUid, templateVersion, templateObject, n);
+      return new Key(bufferUid, namespace, name, templateUid, templateVersion, templateObject, n, gangTopologyKey);
     }
 
     @Override
     public boolean equals(Object o) {
       return o instanceof Key k && templateObject == k.templateObject && replicas == k.replicas
           && Objects.equals(bufferUid, k.bufferUid) && Objects.equals(namespace, k.namespace) && Objects.equals(name, k.name)
-          && Objects.equals(templateUid, k.templateUid) && Objects.equals(templateVersion, k.templateVersion);
+          && Objects.equals(templateUid, k.templateUid) && Objects.equals(templateVersion, k.templateVersion)
+          && Objects.equals(gangTopologyKey, k.gangTopologyKey);
     }
 
     @Override

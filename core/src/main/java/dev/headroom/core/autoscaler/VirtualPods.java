@@ -65,6 +65,13 @@ public final class VirtualPods {
         ? new ObjectMeta()
         : template.getTemplate().getMetadata();
     Map<String, String> labels = tm.getLabels() == null ? Map.of() : tm.getLabels();
+    String topologyKey = gangTopologyKey(buffer);
+    if (topologyKey != null) {
+      // a gang buffer inside one topology domain: every chunk is required next to the others
+      labels = new LinkedHashMap<>(labels);
+      labels.put(PodGroups.GANG_BUFFER_LABEL, bm.getUid());
+      base.setAffinity(withSameDomain(base.getAffinity(), bm, topologyKey));
+    }
     Map<String, String> annotations = new LinkedHashMap<>(tm.getAnnotations() == null ? Map.of() : tm.getAnnotations());
     annotations.put(POD_TYPE_ANNOTATION, FAKE_POD_TYPE);
     annotations.put(SAFE_TO_EVICT, "true");
@@ -122,6 +129,29 @@ public final class VirtualPods {
     // The spec is shared by all chunks of a buffer: the core never mutates pod specs.
     p.setSpec(spec);
     return p;
+  }
+
+  /** The topology key of a gang buffer's chunks ({@code headroom.dev/gang-topology-key}), or null. */
+  static String gangTopologyKey(CapacityBuffer buffer) {
+    Map<String, String> a = buffer.getMetadata().getAnnotations();
+    return PodGroups.isGangBuffer(a) ? PodGroups.topologyKey(a) : null;
+  }
+
+  /** {@code affinity} plus a required pod affinity to the buffer's other chunks on {@code topologyKey}. */
+  private static io.fabric8.kubernetes.api.model.Affinity withSameDomain(io.fabric8.kubernetes.api.model.Affinity affinity,
+      ObjectMeta bm, String topologyKey) {
+    io.fabric8.kubernetes.api.model.Affinity out = affinity == null ? new io.fabric8.kubernetes.api.model.Affinity()
+        : new io.fabric8.kubernetes.api.model.AffinityBuilder(affinity).build();
+    io.fabric8.kubernetes.api.model.PodAffinity pa = out.getPodAffinity() == null ? new io.fabric8.kubernetes.api.model.PodAffinity()
+        : out.getPodAffinity();
+    List<io.fabric8.kubernetes.api.model.PodAffinityTerm> terms = pa.getRequiredDuringSchedulingIgnoredDuringExecution() == null
+        ? new ArrayList<>() : new ArrayList<>(pa.getRequiredDuringSchedulingIgnoredDuringExecution());
+    terms.add(new io.fabric8.kubernetes.api.model.PodAffinityTermBuilder()
+        .withNewLabelSelector().addToMatchLabels(PodGroups.GANG_BUFFER_LABEL, bm.getUid()).endLabelSelector()
+        .withNamespaces(bm.getNamespace()).withTopologyKey(topologyKey).build());
+    pa.setRequiredDuringSchedulingIgnoredDuringExecution(terms);
+    out.setPodAffinity(pa);
+    return out;
   }
 
   /** Removes PVC and ephemeral volumes and every mount or device that references them. */

@@ -69,6 +69,8 @@ public final class BufferConditions {
   public static final String REASON_REQUIRES_NEW_CAPACITY = "RequiresNewCapacity";
   public static final String REASON_INFEASIBLE = "Infeasible";
   public static final String REASON_NOT_EVALUATED = "NotEvaluated";
+  /** [H-EXT] A gang buffer's virtual pods get capacity all together or not at all; this one gets none. */
+  public static final String REASON_GANG_DOES_NOT_FIT = "GangDoesNotFit";
 
   // ---- ScheduleActive [H-EXT] (§8.2)
 

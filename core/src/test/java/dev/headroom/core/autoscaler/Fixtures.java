@@ -59,13 +59,21 @@ final class Fixtures {
   }
 
   static Pod pod(String name, String cpu, String mem, String nodeName) {
-    return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid(name + "-uid")
+    Pod p = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid(name + "-uid")
         .withCreationTimestamp(T0.minusSeconds(600).toString())
         .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("rs").withUid("rs-uid").withController(true).endOwnerReference()
         .endMetadata()
         .withNewSpec().withNodeName(nodeName).addNewContainer().withName("c").withNewResources()
         .addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity(mem)).endResources().endContainer().endSpec()
         .build();
+    return nodeName == null ? unschedulable(p) : p;
+  }
+
+  /** {@code p} marked {@code PodScheduled=False/Unschedulable}, as the scheduler leaves a pod that fits nowhere. */
+  static Pod unschedulable(Pod p) {
+    p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending")
+        .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable").endCondition().build());
+    return p;
   }
 
   static PodTemplate podTemplate(String name, String cpu, String mem) {
@@ -122,6 +130,8 @@ final class Fixtures {
     @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return List.copyOf(pdbs); }
     @Override public List<DaemonSet> daemonSets() { return List.of(); }
     @Override public List<CapacityBuffer> buffers() { return List.copyOf(buffers); }
+    PodGroups podGroups = PodGroups.NONE;
+    @Override public PodGroups podGroups() { return podGroups; }
     @Override public Optional<PodTemplate> podTemplate(String ns, String name) { return Optional.ofNullable(templates.get(name)); }
 
     @Override public List<NodeGroup> nodeGroups() { return List.copyOf(groups.values()); }

@@ -67,7 +67,7 @@ class RunOnceScaleUpPlanTest {
     for (int i = 0; i < PODS; i++) {
       Pod p = new PodBuilder().withNewMetadata().withName("p-" + i).withNamespace("default").withUid("uid-" + i).endMetadata().build();
       p.setSpec(shareSpec ? spec : spec());
-      out.add(p);
+      out.add(Fixtures.unschedulable(p));
     }
     return out;
   }

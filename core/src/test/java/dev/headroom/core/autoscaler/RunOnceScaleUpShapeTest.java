@@ -29,7 +29,7 @@ class RunOnceScaleUpShapeTest {
           .endMetadata().withNewSpec().addNewContainer().withName("c").withNewResources()
           .addToRequests("cpu", new Quantity("200m")).addToRequests("memory", new Quantity("200")).endResources()
           .endContainer().endSpec().build();
-      w.pods.add(p);
+      w.pods.add(Fixtures.unschedulable(p));
     }
     IterationResult r = w.autoscaler(o, new AutoscalerState(o)).runOnce(Fixtures.T0);
     assertThat(r.scaleUp()).singleElement().satisfies(d -> assertThat(d.newTargetSize()).isEqualTo(100));

@@ -25,6 +25,7 @@ public final class StaticClusterView implements ClusterView {
   private final List<DaemonSet> daemonSets;
   private final List<CapacityBuffer> buffers;
   private final Map<String, PodTemplate> templates;
+  private final dev.headroom.core.autoscaler.PodGroups podGroups;
 
   private StaticClusterView(Builder b) {
     this.nodes = List.copyOf(b.nodes);
@@ -33,6 +34,7 @@ public final class StaticClusterView implements ClusterView {
     this.daemonSets = List.copyOf(b.daemonSets);
     this.buffers = List.copyOf(b.buffers);
     this.templates = Map.copyOf(b.templates);
+    this.podGroups = new dev.headroom.core.autoscaler.PodGroups(b.podGroups);
   }
 
   /** An empty builder. */
@@ -61,6 +63,11 @@ public final class StaticClusterView implements ClusterView {
   }
 
   @Override
+  public dev.headroom.core.autoscaler.PodGroups podGroups() {
+    return podGroups;
+  }
+
+  @Override
   public List<CapacityBuffer> buffers() {
     return buffers;
   }
@@ -81,6 +88,7 @@ public final class StaticClusterView implements ClusterView {
     private final List<PodDisruptionBudget> pdbs = new ArrayList<>();
     private final List<DaemonSet> daemonSets = new ArrayList<>();
     private final List<CapacityBuffer> buffers = new ArrayList<>();
+    private final List<dev.headroom.core.autoscaler.PodGroups.Group> podGroups = new ArrayList<>();
     private final Map<String, PodTemplate> templates = new LinkedHashMap<>();
 
     private Builder() {}
@@ -123,6 +131,12 @@ public final class StaticClusterView implements ClusterView {
     /** A PodTemplate (a buffer's managed template); namespace {@code default} when unset. */
     public Builder podTemplate(PodTemplate t) {
       templates.put(key(t.getMetadata().getNamespace(), t.getMetadata().getName()), t);
+      return this;
+    }
+
+    /** A declared pod group (a PodGroup object). */
+    public Builder podGroup(dev.headroom.core.autoscaler.PodGroups.Group g) {
+      podGroups.add(g);
       return this;
     }
 
