@@ -12,16 +12,27 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The API server's audit log: one JSON event per line (the bed logs writes only, at RequestResponse level). */
+/**
+ * The API server's audit log: one JSON event per line; the bed logs every write at RequestResponse level and every
+ * read of a user other than {@code admin} at Metadata level.
+ */
 public final class AuditLog {
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
   /** One completed request. */
   public record Event(Instant received, Instant completed, String user, String verb, String resource, String subresource,
       String namespace, String name, int code, JsonNode raw) {
+    /** True for a request that changes something. */
+    public boolean write() {
+      return switch (verb) {
+        case "create", "update", "patch", "delete", "deletecollection" -> true;
+        default -> false;
+      };
+    }
+
     /** True for a write of a CapacityBuffer (main resource or status). */
     public boolean bufferWrite() {
-      return resource.equals("capacitybuffers");
+      return write() && resource.equals("capacitybuffers");
     }
 
     @Override
@@ -65,9 +76,14 @@ public final class AuditLog {
     return out;
   }
 
+  /** Every request of one user. */
+  public List<Event> requestsBy(String user) {
+    return events(e -> e.user().equals(user));
+  }
+
   /** Writes by one user. */
   public List<Event> writesBy(String user) {
-    return events(e -> e.user().equals(user));
+    return events(e -> e.user().equals(user) && e.write());
   }
 
   private static String text(JsonNode n, String field) {

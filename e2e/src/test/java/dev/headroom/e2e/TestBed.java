@@ -95,6 +95,11 @@ public final class TestBed {
     return out;
   }
 
+  /** The environment the project's scripts need to find this bed (its state directory). */
+  public Map<String, String> scriptEnv() {
+    return env;
+  }
+
   /** The admin kubeconfig (user admin, group system:masters). */
   public Path kubeconfig() {
     return kubeconfig;
