@@ -58,12 +58,7 @@ final class ClusterExplain {
     List<String> admitted = new ArrayList<>();
     for (InputDocument d : docs) {
       String original = d.kind().equals("Namespace") ? d.name() : (d.namespace().isEmpty() ? "default" : d.namespace());
-      String ns = namespaces.computeIfAbsent(original, o -> {
-        String name = o + "-" + suffix;
-        bed.admin().namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(name)
-            .endMetadata().build()).create();
-        return name;
-      });
+      String ns = namespaces.computeIfAbsent(original, o -> bed.createNamespace(o + "-" + suffix));
       if (d.kind().equals("Namespace")) {
         continue;
       }

@@ -143,7 +143,11 @@ public final class TestBed {
 
   /** Creates a namespace {@code prefix-xxxxx} and waits for its default ServiceAccount (pods need it). */
   public String namespace(String prefix) {
-    String name = prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
+    return createNamespace(prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36));
+  }
+
+  /** Creates a namespace of this name and waits for its default ServiceAccount. */
+  public String createNamespace(String name) {
     admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
     await("ServiceAccount " + name + "/default").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
         .until(() -> admin.serviceAccounts().inNamespace(name).withName("default").get() != null);
