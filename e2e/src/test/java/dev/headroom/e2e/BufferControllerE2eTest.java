@@ -157,15 +157,20 @@ class BufferControllerE2eTest {
     int conflicts = 0;
     int round = 0;
     int replicas = admin.apps().deployments().inNamespace(ns).withName("web").get().getSpec().getReplicas();
-    while (round < 40 && conflicts == 0) {
+    while (round < 60 && conflicts == 0) {
       round++;
-      String message = "round " + round;
-      // Change what Headroom computes, and at the same moment write a condition of our own on the same status.
+      String message = null;
+      // Change what Headroom computes, and meanwhile write a condition of our own on the same status, a few times
+      // in a row so that one of our writes lands between Headroom's read of its cache and its write.
       admin.apps().deployments().inNamespace(ns).withName("web").scale(replicas + round);
-      writeForeignCondition(buffers.withName(name), message);
+      for (int burst = 0; burst < 4; burst++) {
+        message = "round " + round + "." + burst;
+        writeForeignCondition(buffers.withName(name), message);
+      }
+      String last = message;
       await("round " + round + " settled").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
         GenericKubernetesResource b = buffers.withName(name).get();
-        assertThat(foreignMessage(b)).as("our condition survives").isEqualTo(message);
+        assertThat(foreignMessage(b)).as("our condition survives").isEqualTo(last);
         assertThat(ClusterExplain.clusterStatuses(admin, List.of(ns)))
             .isEqualTo(ClusterExplain.explainStatuses(admin, List.of(ns), Instant.now()));
       });
