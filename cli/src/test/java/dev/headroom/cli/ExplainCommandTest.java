@@ -54,9 +54,9 @@ class ExplainCommandTest {
         Arguments.of("scheduled", 0, List.of()),
         Arguments.of("broken", 1, List.of(
             "examples/buffers/broken.yaml:14: CapacityBuffer default/percentage-only rejected: CapacityBuffer.autoscaling.x-k8s.io \"percentage-only\" is invalid: "
-                + "spec: Invalid value: \"object\": If X is set, replicas or limits must also be set",
+                + "spec: Invalid value: If X is set, replicas or limits must also be set",
             "examples/buffers/broken.yaml:23: CapacityBuffer default/both-refs rejected: CapacityBuffer.autoscaling.x-k8s.io \"both-refs\" is invalid: "
-                + "spec: Invalid value: \"object\": You must define either PodTemplateRef or ScalableRef, but not both",
+                + "spec: Invalid value: You must define either PodTemplateRef or ScalableRef, but not both",
             "examples/buffers/broken.yaml:36: CapacityBuffer default/negative rejected: CapacityBuffer.autoscaling.x-k8s.io \"negative\" is invalid: "
                 + "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0",
             "examples/buffers/broken.yaml:85: ignoring Service v1 web (explain reads CapacityBuffer, PodTemplate, Deployment, ReplicaSet, StatefulSet, "

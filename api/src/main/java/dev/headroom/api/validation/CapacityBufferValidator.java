@@ -51,7 +51,7 @@ import tools.jackson.databind.JsonNode;
  *       field;</li>
  *   <li>{@code <type>} is {@code Required value}, {@code Invalid value} (also for type errors),
  *       {@code Unsupported value}, {@code Too long} or {@code Duplicate value};</li>
- *   <li>{@code <value>} is omitted for Required and Too long; otherwise strings are printed with Go's {@code %q},
+ *   <li>{@code <value>} is omitted for Required, Too long and failed CEL rules (as kube-apiserver v1.36 does); otherwise strings are printed with Go's {@code %q},
  *       integers and floats with {@code %v}, a missing value as {@code null};</li>
  *   <li>{@code <detail>} is kube-openapi's message, which repeats the path and says {@code in body}.</li>
  * </ul>
@@ -66,7 +66,8 @@ import tools.jackson.databind.JsonNode;
  * &lt;nil&gt;: Invalid value: "": "spec.limits.cpu" must validate at least one schema (anyOf)
  * status.conditions[0].status: Unsupported value: "Yes": supported values: "True", "False", "Unknown"
  * status.conditions[0].message: Too long: may not be more than 32768 bytes
- * spec: Invalid value: "object": If X is set, replicas or limits must also be set
+ * spec: Invalid value: If X is set, replicas or limits must also be set
+ * &lt;nil&gt;: Invalid value: "": Checked value must be of type integer with format int32 in spec.replicas
  * &lt;nil&gt;: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
  * </pre>
  * {@link #statusMessage} joins them the way the API server's 422 response does.
@@ -185,7 +186,29 @@ public final class CapacityBufferValidator {
     }
     SchemaValidation schema = SCHEMAS.get(version);
     schema.prepare(tree);
-    return new Outcome(tree, List.copyOf(schema.validate(tree)));
+    List<FieldError> errors = schema.validate(tree);
+    if (mode == Mode.WHOLE_OBJECT) {
+      // The status subresource validates status against its own schema: the "in body" texts name the path below
+      // status (conditions[0].reason in body ...), the field paths keep the status. prefix.
+      errors.replaceAll(CapacityBufferValidator::relativeToStatus);
+    }
+    return new Outcome(tree, List.copyOf(errors));
+  }
+
+  private static FieldError relativeToStatus(FieldError e) {
+    boolean underStatus = !e.location().isEmpty() && e.location().get(0).equals("status");
+    if (!underStatus) {
+      return e;
+    }
+    String detail = e.detail();
+    if (detail.startsWith("status.")) {
+      detail = detail.substring("status.".length());
+    } else if (detail.contains(" in status.")) {
+      detail = detail.replace(" in status.", " in ");
+    } else {
+      return e;
+    }
+    return new FieldError(e.field(), e.location(), e.type(), e.badValue(), detail);
   }
 
   @SuppressWarnings("unchecked")

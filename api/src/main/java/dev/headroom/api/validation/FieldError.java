@@ -63,7 +63,12 @@ public record FieldError(String field, List<String> location, ErrorType type, Ob
     /** {@code field.TooLong} (maxLength): the value is never printed; blocks CEL evaluation. */
     TOO_LONG("Too long", true, true),
     /** {@code field.Duplicate} (two list-map items with the same key). */
-    DUPLICATE("Duplicate value", false, false);
+    DUPLICATE("Duplicate value", false, false),
+    /**
+     * A failed {@code x-kubernetes-validations} rule: {@code field.Invalid} with {@code field.OmitValueType}, so
+     * kube-apiserver (v1.36) prints no value, e.g. {@code spec: Invalid value: If X is set, ...}.
+     */
+    RULE("Invalid value", true, false);
 
     private final String text;
     private final boolean omitsValue;

@@ -34,17 +34,24 @@ final class GoFormat {
     return quote(String.valueOf(value));
   }
 
-  /** A {@code map[string]interface{}} as Go's {@code %#v} prints it (keys in the given order). */
+  /**
+   * A {@code map[string]interface{}} bad value as kube-apiserver (v1.36) prints it: as JSON, keys sorted
+   * ({@code {"type":"A"}}).
+   */
   record GoMap(java.util.Map<String, Object> entries) {
     @Override
     public String toString() {
-      StringBuilder b = new StringBuilder("map[string]interface {}{");
+      StringBuilder b = new StringBuilder("{");
       boolean first = true;
-      for (var e : entries.entrySet()) {
-        b.append(first ? "" : ", ").append(quote(e.getKey())).append(':').append(goSyntax(e.getValue()));
+      for (var e : new java.util.TreeMap<>(entries).entrySet()) {
+        b.append(first ? "" : ",").append(quote(e.getKey())).append(':').append(json(e.getValue()));
         first = false;
       }
       return b.append('}').toString();
+    }
+
+    private static String json(Object v) {
+      return v == null ? "null" : goSyntax(v);
     }
 
     private static String goSyntax(Object v) {

@@ -314,6 +314,7 @@ final class SchemaValidation {
   }
 
   private static void numberCheck(JsonNode s, Number data, String path, List<String> loc, List<FieldError> errors) {
+    rangeCheck(s, data, path, loc, errors);
     if (!s.has("minimum")) {
       return;
     }
@@ -324,6 +325,41 @@ final class SchemaValidation {
       String bound = min.isIntegralNumber() ? Long.toString(min.asLong()) : GoFormat.floatV(min.asDouble());
       errors.add(new FieldError(field(path), loc, ErrorType.INVALID, data,
           path + " in " + IN + " should be greater than or equal to " + bound));
+    }
+  }
+
+  /**
+   * kube-openapi's {@code IsValueValidAgainstRange} ("Checked"): a number under a schema of exactly one type
+   * {@code integer} (format int32, int64 or none) or {@code number} (float) must convert to that type without loss,
+   * judged on its decimal text (so 2.0 is an int32, 1.5 and 3000000000 are not). Not a blocking error.
+   */
+  private static void rangeCheck(JsonNode s, Number data, String path, List<String> loc, List<FieldError> errors) {
+    String type = s.path("type").isString() ? s.get("type").asString() : "";
+    String format = s.path("format").asString("");
+    String shownFormat;
+    boolean fits;
+    String text = data instanceof Long l ? Long.toString(l)
+        : new java.math.BigDecimal(Double.toString(data.doubleValue())).stripTrailingZeros().toPlainString();
+    if (type.equals("integer")) {
+      shownFormat = format.equals("int32") || format.equals("int64") ? format : "";
+      long min = shownFormat.equals("int32") ? Integer.MIN_VALUE : Long.MIN_VALUE;
+      long max = shownFormat.equals("int32") ? Integer.MAX_VALUE : Long.MAX_VALUE;
+      long v;
+      try {
+        v = Long.parseLong(text);
+        fits = v >= min && v <= max;
+      } catch (NumberFormatException e) {
+        fits = false;
+      }
+    } else if (type.equals("number") && format.equals("float")) {
+      shownFormat = format;
+      fits = Math.abs(data.doubleValue()) <= Float.MAX_VALUE;
+    } else {
+      return;
+    }
+    if (!fits) {
+      errors.add(new FieldError("<nil>", loc, ErrorType.INVALID, "", "Checked value must be of type " + type
+          + (shownFormat.isEmpty() ? " (default format)" : " with format " + shownFormat) + " in " + path));
     }
   }
 
@@ -437,7 +473,7 @@ final class SchemaValidation {
         if (message.isEmpty()) {
           message = "failed rule: " + rule.path("rule").asString();
         }
-        errors.add(new FieldError(path.isEmpty() ? "<nil>" : path, loc, ErrorType.INVALID, "object", message));
+        errors.add(new FieldError(path.isEmpty() ? "<nil>" : path, loc, ErrorType.RULE, null, message));
       }
     }
     JsonNode props = s.get("properties");

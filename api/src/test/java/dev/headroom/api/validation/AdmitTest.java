@@ -78,12 +78,13 @@ class AdmitTest {
   }
 
   @Test
-  void valuesBeyondInt32AreReportedBecauseNoControllerCouldReadThem() {
+  void valuesBeyondInt32AreRejectedByTheRangeCheck() {
     ObjectNode tree = CrdPostProcessor.parse("{spec: {replicas: 3000000000}}");
-    assertThat(CapacityBufferValidator.validate(tree, V1BETA1)).isEmpty();
+    assertThat(CapacityBufferValidator.validate(tree, V1BETA1)).extracting(FieldError::message)
+        .containsExactly(CapacityBufferValidatorTest.INT32);
     assertThatThrownBy(() -> CapacityBufferValidator.admit(tree, V1BETA1, Mode.CREATE))
         .isInstanceOfSatisfying(InvalidCapacityBufferException.class, e -> assertThat(e.errors())
-            .extracting(FieldError::field).containsExactly("spec.replicas"));
+            .extracting(FieldError::message).containsExactly(CapacityBufferValidatorTest.INT32));
   }
 
   @Test

@@ -21,10 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and fail) and the per-version CEL messages, with the messages kube-apiserver prints.
  */
 class CapacityBufferValidatorTest {
-  static final String RULE1 = "spec: Invalid value: \"object\": If X is set, replicas or limits must also be set";
+  static final String RULE1 = "spec: Invalid value: If X is set, replicas or limits must also be set";
   static final String RULE2_BETA =
-      "spec: Invalid value: \"object\": You must define either PodTemplateRef or ScalableRef, but not both";
-  static final String RULE2_ALPHA = "spec: Invalid value: \"object\": You must define both PodTemplateRef and ScalableRef";
+      "spec: Invalid value: You must define either PodTemplateRef or ScalableRef, but not both";
+  static final String RULE2_ALPHA = "spec: Invalid value: You must define both PodTemplateRef and ScalableRef";
+  static final String INT32 =
+      "<nil>: Invalid value: \"\": Checked value must be of type integer with format int32 in spec.replicas";
   static final String BLOCKED = "<nil>: Invalid value: null: some validation rules were not checked because the "
       + "object was invalid; correct the existing errors to complete validation";
   static final String QUANTITY = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?"
@@ -65,14 +67,15 @@ class CapacityBufferValidatorTest {
     rows.add(row("percentage -1 fails minimum", "{percentage: -1}",
         "spec.percentage: Invalid value: -1: spec.percentage in body should be greater than or equal to 0"));
     rows.add(row("percentage has no maximum", "{scalableRef: {kind: Deployment, name: w}, percentage: 1000}"));
-    rows.add(row("replicas beyond int32 is admitted by the schema", "{replicas: 3000000000}"));
+    rows.add(row("replicas beyond int32 fails the range check (not blocking)", "{replicas: 3000000000}",
+        "<nil>: Invalid value: \"\": Checked value must be of type integer with format int32 in spec.replicas"));
     rows.add(row("replicas as a string is a type error", "{replicas: '3'}",
         "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"", BLOCKED));
     rows.add(row("replicas 2.0 is an integer", "{replicas: 2.0}"));
     rows.add(row("replicas 1.5 is a format error", "{replicas: 1.5}",
-        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", BLOCKED));
-    rows.add(row("replicas -1.5 fails type and minimum", "{replicas: -1.5}",
-        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"",
+        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", INT32, BLOCKED));
+    rows.add(row("replicas -1.5 fails type, range and minimum", "{replicas: -1.5}",
+        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", INT32,
         "spec.replicas: Invalid value: -1.5: spec.replicas in body should be greater than or equal to 0", BLOCKED));
     rows.add(row("replicas as a boolean", "{replicas: true}",
         "spec.replicas: Invalid value: \"\": spec.replicas in body must be of type int32: \"\"", BLOCKED));
@@ -114,6 +117,7 @@ class CapacityBufferValidatorTest {
         "spec.limits.cpu: Invalid value: \"number\": spec.limits.cpu in body must be of type integer,string: \"number\"",
         "<nil>: Invalid value: \"\": \"spec.limits.cpu\" must validate at least one schema (anyOf)",
         "spec.limits.cpu: Invalid value: \"number\": spec.limits.cpu in body must be of type integer: \"number\"",
+        "<nil>: Invalid value: \"\": Checked value must be of type integer (default format) in spec.limits.cpu",
         BLOCKED));
     rows.add(row("limits value that is a boolean", "{limits: {cpu: true}}",
         "spec.limits.cpu: Invalid value: \"boolean\": spec.limits.cpu in body must be of type integer,string: "
@@ -171,10 +175,10 @@ class CapacityBufferValidatorTest {
             + "provisioningStrategy: buffer.x-k8s.io/active-capacity, conditions: [" + CONDITION + "}]}", List.of()),
         arguments("negative status.replicas has no minimum", "{replicas: -1}", List.of()),
         arguments("status.podTemplateRef with an empty name", "{podTemplateRef: {name: ''}}",
-            List.of("status.podTemplateRef.name: Invalid value: \"\": status.podTemplateRef.name in body should be "
+            List.of("status.podTemplateRef.name: Invalid value: \"\": podTemplateRef.name in body should be "
                 + "at least 1 chars long")),
         arguments("podTemplateGeneration of the wrong type", "{podTemplateGeneration: x}",
-            List.of("status.podTemplateGeneration: Invalid value: \"string\": status.podTemplateGeneration in body "
+            List.of("status.podTemplateGeneration: Invalid value: \"string\": podTemplateGeneration in body "
                 + "must be of type integer: \"string\"", BLOCKED)),
         arguments("condition missing every required field", "{conditions: [{}]}",
             List.of("status.conditions[0].lastTransitionTime: Required value",
@@ -188,10 +192,10 @@ class CapacityBufferValidatorTest {
                 + "\"Unknown\"", BLOCKED)),
         arguments("condition reason with a space", "{conditions: [" + CONDITION.replace("AttributesSetSuccessfully",
             "'bad reason'") + "}]}",
-            List.of("status.conditions[0].reason: Invalid value: \"bad reason\": status.conditions[0].reason in body "
+            List.of("status.conditions[0].reason: Invalid value: \"bad reason\": conditions[0].reason in body "
                 + "should match '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$'")),
         arguments("condition reason empty", "{conditions: [" + CONDITION.replace("AttributesSetSuccessfully", "''")
-            + "}]}", List.of("status.conditions[0].reason: Invalid value: \"\": status.conditions[0].reason in body "
+            + "}]}", List.of("status.conditions[0].reason: Invalid value: \"\": conditions[0].reason in body "
                 + "should be at least 1 chars long")),
         arguments("condition message too long", "{conditions: [" + CONDITION.replace("message: ready",
             "message: " + longMessage) + "}]}",
@@ -203,12 +207,12 @@ class CapacityBufferValidatorTest {
         arguments("condition lastTransitionTime not a date-time", "{conditions: [" + CONDITION.replace(
             "'2024-03-14T10:00:00Z'", "yesterday") + "}]}",
             List.of("status.conditions[0].lastTransitionTime: Invalid value: \"yesterday\": "
-                + "status.conditions[0].lastTransitionTime in body must be of type date-time: \"yesterday\"", BLOCKED)),
+                + "conditions[0].lastTransitionTime in body must be of type date-time: \"yesterday\"", BLOCKED)),
         arguments("condition observedGeneration negative", "{conditions: [" + CONDITION + ", observedGeneration: -1}]}",
             List.of("status.conditions[0].observedGeneration: Invalid value: -1: "
-                + "status.conditions[0].observedGeneration in body should be greater than or equal to 0")),
+                + "conditions[0].observedGeneration in body should be greater than or equal to 0")),
         arguments("two conditions of the same type", "{conditions: [" + CONDITION + "}, " + CONDITION + "}]}",
-            List.of("status.conditions[1]: Duplicate value: map[string]interface {}{\"type\":\"ReadyForProvisioning\"}")));
+            List.of("status.conditions[1]: Duplicate value: {\"type\":\"ReadyForProvisioning\"}")));
   }
 
   @ParameterizedTest(name = "{0}")

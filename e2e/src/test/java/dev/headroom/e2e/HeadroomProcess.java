@@ -1,0 +1,125 @@
+package dev.headroom.e2e;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code headroom run} as its own process, through the real entry point ({@code dev.headroom.cli.Main}) on this
+ * JVM's class path, with its own client-certificate user so the audit log tells its requests apart. Its output goes
+ * to {@code target/e2e/NAME.log}.
+ */
+public final class HeadroomProcess implements AutoCloseable {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final String user;
+  private final int httpPort;
+  private final Path log;
+  private final Process process;
+
+  private HeadroomProcess(String user, int httpPort, Path log, Process process) {
+    this.user = user;
+    this.httpPort = httpPort;
+    this.log = log;
+    this.process = process;
+  }
+
+  /**
+   * Starts {@code headroom run --kubeconfig <user's> --http-port <free> --log-format=text ARGS} as user {@code user}
+   * (group system:masters) and waits until {@code /readyz} answers 200.
+   */
+  public static HeadroomProcess start(TestBed bed, String user, List<String> args) {
+    Path kubeconfig = bed.user(user, "system:masters");
+    return startAs(bed, user, kubeconfig, args);
+  }
+
+  /** As {@link #start} with a given kubeconfig (whose user is {@code user}). */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> args) {
+    int port = freePort();
+    Path log = bed.out().resolve(user.replace(':', '_') + ".log");
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.headroom.cli.Main", "run",
+        "--kubeconfig", kubeconfig.toString(), "--http-port", Integer.toString(port), "--log-format", "text"));
+    cmd.addAll(args);
+    try {
+      Files.writeString(log, String.join(" ", cmd.subList(5, cmd.size())) + System.lineSeparator());
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      HeadroomProcess h = new HeadroomProcess(user, port, log, p);
+      await(user + " /readyz (log: " + log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            if (!p.isAlive()) {
+              throw new IllegalStateException("headroom run exited with " + p.exitValue() + "; log: " + log);
+            }
+            return h.ready();
+          });
+      return h;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether {@code /readyz} answers 200. */
+  public boolean ready() {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz")).timeout(Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The {@code /metrics} text. */
+  public String metrics() throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** The user name the API server sees. */
+  public String user() {
+    return user;
+  }
+
+  public Path log() {
+    return log;
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  /** SIGTERM (Headroom finishes its reconcile and releases its Lease), then waits; SIGKILL after 30 s. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
