@@ -182,7 +182,7 @@ class PlanCommandTest {
         "kind: Pod",
         "metadata: {name: worker-1, namespace: default}",
         "spec: {containers: [{name: worker, image: worker:1, resources: {requests: {cpu: \"1\", memory: 1Gi}}}]}",
-        "status: {phase: Pending}",
+        "status: {phase: Pending, conditions: [{type: PodScheduled, status: \"False\", reason: Unschedulable}]}",
         ""));
     Map<String, Object> p = json(run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z", "-o", "json"));
     assertThat(list(p, "unschedulablePods")).containsExactly(

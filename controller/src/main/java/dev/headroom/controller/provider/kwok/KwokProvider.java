@@ -286,6 +286,9 @@ public final class KwokProvider implements NodeGroupProvider {
   }
 
   private void markReady(String name, Instant now) {
+    // spec and metadata first: once the node carries kwok's annotation, kwok keeps its heartbeats and pods going, so
+    // a failed status edit below is retried by the next promotion (the node is still provisioning) without harm
+    handOverToKwok(name);
     client.nodes().withName(name).editStatus(n -> {
       List<NodeCondition> conditions = new ArrayList<>();
       if (n.getStatus().getConditions() != null) {
@@ -299,14 +302,36 @@ public final class KwokProvider implements NodeGroupProvider {
       n.getStatus().setConditions(conditions);
       return n;
     });
-    client.nodes().withName(name).edit(n -> {
+    LOG.info("node {} is Ready", name);
+  }
+
+  /**
+   * Drops the not-ready taint and adds kwok's annotation with an update under the node's resourceVersion, read
+   * afresh on a conflict: a JSON patch computed from an older copy fails with 422 when another controller (the node
+   * lifecycle controller) removed the taint in between.
+   */
+  private void handOverToKwok(String name) {
+    for (int attempt = 1; ; attempt++) {
+      Node n = client.nodes().withName(name).get();
+      if (n == null) {
+        throw new KubernetesClientException("node " + name + " no longer exists");
+      }
       if (n.getSpec().getTaints() != null) {
         n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream().filter(t -> !NOT_READY_TAINT.equals(t.getKey())).toList()));
       }
+      if (n.getMetadata().getAnnotations() == null) {
+        n.getMetadata().setAnnotations(new HashMap<>());
+      }
       n.getMetadata().getAnnotations().put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
-      return n;
-    });
-    LOG.info("node {} is Ready", name);
+      try {
+        client.nodes().resource(n).update();
+        return;
+      } catch (KubernetesClientException e) {
+        if ((e.getCode() != 409 && e.getCode() != 422) || attempt >= MAX_UPDATE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static NodeCondition readyCondition(boolean ready, Instant now) {
@@ -352,6 +377,9 @@ public final class KwokProvider implements NodeGroupProvider {
     Map<String, String> a = n.getMetadata().getAnnotations();
     return a == null ? null : a.get(key);
   }
+
+  /** Conflicting node updates are read again and retried this often before the promotion gives up until the next loop. */
+  private static final int MAX_UPDATE_ATTEMPTS = 5;
 
   private static boolean managed(Node n) {
     return "true".equals(annotation(n, MANAGED_ANNOTATION));
