@@ -61,6 +61,8 @@ public final class Autoscaler {
   /** Placeholder node copies by name, kept across loops (bounded). */
   private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
   private static final int MAX_PLACEHOLDER_COPIES = 4096;
+  /** Sanitised template nodes by group id, kept across loops (bounded). */
+  private final Map<String, Placeholder> templateCopies = new HashMap<>();
   /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
   private Set<String> unloaded;
 
@@ -90,7 +92,10 @@ public final class Autoscaler {
     final Map<String, NodeGroup> groups = new LinkedHashMap<>();
     /** The node group of each node (read-only). */
     Map<String, String> groupOfNode = Map.of();
+    /** Each group's template source: its first Ready node, else the group's own template (placeholders copy it). */
     final Map<String, Node> templates = new HashMap<>();
+    /** Each group's template node as scale-up tests pods against it: sanitised, with a hostname of its own (§3.9). */
+    final Map<String, Node> templateNodes = new HashMap<>();
     /** Names of the Ready nodes (read-only). */
     Set<String> readyNodes = Set.of();
     final Set<String> placeholders = new HashSet<>();
@@ -285,8 +290,12 @@ public final class Autoscaler {
     return loaded;
   }
 
-  /** Each group's template: its first Ready node, else the group's own template. */
-  private static void templates(Loop loop, List<Node> nodes) {
+  /**
+   * Each group's template: its first Ready node, else the group's own template; and its sanitised copy
+   * {@code template-<group>} with a {@code kubernetes.io/hostname} of its own, as upstream gives every template node
+   * (so hostname spread constraints and hostname affinity see an empty domain of their own).
+   */
+  private void templates(Loop loop, List<Node> nodes) {
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
       for (Node n : nodes) {
@@ -296,8 +305,28 @@ public final class Autoscaler {
           break;
         }
       }
-      loop.templates.put(g.id(), sample != null ? sample : g.template());
+      Node source = sample != null ? sample : g.template();
+      loop.templates.put(g.id(), source);
+      loop.templateNodes.put(g.id(), templateNode(g.id(), source));
     }
+  }
+
+  /**
+   * The sanitised template node of group {@code id} copied from {@code source}, kept across loops while the source
+   * is the same object at the same resourceVersion (so it is not copied and compiled again every loop).
+   */
+  private Node templateNode(String id, Node source) {
+    String rv = source.getMetadata() == null ? null : source.getMetadata().getResourceVersion();
+    Placeholder kept = templateCopies.get(id);
+    if (kept != null && kept.template() == source && java.util.Objects.equals(rv, kept.resourceVersion())) {
+      return kept.node();
+    }
+    Node copy = Nodes.sanitizedCopy(source, "template-" + id);
+    if (templateCopies.size() > MAX_PLACEHOLDER_COPIES) {
+      templateCopies.clear();
+    }
+    templateCopies.put(id, new Placeholder(source, rv, copy));
+    return copy;
   }
 
   private void addPlaceholders(Loop loop, ClusterStateRegistry registry) {
@@ -352,8 +381,10 @@ public final class Autoscaler {
     return new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
   }
 
-  private static Duration provisionTime(NodeGroup g) {
-    return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
+  /** The group's own {@code maxNodeProvisionTime} when it sets one, else the global option. */
+  private Duration provisionTime(NodeGroup g) {
+    Duration own = g == null ? null : g.options().maxNodeProvisionTime();
+    return own != null ? own : options.maxNodeProvisionTime();
   }
 
   /**
@@ -515,7 +546,7 @@ public final class Autoscaler {
       }
       return null;
     }
-    Node template = loop.templates.get(g.id());
+    Node template = loop.templateNodes.get(g.id());
     List<Pod> candidates = new ArrayList<>();
     for (List<Pod> cls : classes) {
       Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
@@ -672,7 +703,7 @@ public final class Autoscaler {
         }
         return options.salvoScaleUp();
       }
-      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g).equals(Duration.ofMinutes(15)) ? options.maxNodeProvisionTime() : provisionTime(g));
+      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g));
       state.scaledUp(loop.now);
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
@@ -779,7 +810,7 @@ public final class Autoscaler {
         return true;
       }
     }
-    for (Node t : loop.templates.values()) {
+    for (Node t : loop.templateNodes.values()) {
       if (loop.sim.fitsEmptyNode(chunk, t)) {
         return true;
       }
