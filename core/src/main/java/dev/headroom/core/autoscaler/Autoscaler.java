@@ -51,6 +51,7 @@ public final class Autoscaler {
   private final BufferStatusWriter statusWriter;
   private final AutoscalerState state;
   private final Supplier<SchedulingSimulation> simulations;
+  private final ScaleUpPlanner planner;
   /** Virtual pods kept from the previous loop. */
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
@@ -68,7 +69,14 @@ public final class Autoscaler {
 
   public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
       BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
+    this(options, cluster, provider, events, statusWriter, state, simulations, new OnePassScaleUp());
+  }
+
+  /** As the public constructor, with the scale-up decision made by {@code planner} (tests compare planners). */
+  Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
+      BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations, ScaleUpPlanner planner) {
     Expanders.parse(options.expander());
+    this.planner = planner;
     this.options = options;
     this.cluster = cluster;
     this.provider = provider;
@@ -531,56 +539,6 @@ public final class Autoscaler {
     }
   }
 
-  /**
-   * What a scale-up of group {@code g} would do for the pod classes, or null when it helps none; on the first round
-   * the reasons pods do not fit the group are counted in {@code perPod}.
-   */
-  private ExpansionOption expansionOption(Loop loop, NodeGroup g, List<List<Pod>> classes, List<Pod> all, boolean first,
-      Map<Pod, Map<String, Integer>> perPod, int nodeCount) {
-    String skip = skipReason(g, loop.now);
-    if (skip != null) {
-      if (first) {
-        for (Pod p : all) {
-          perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(skip, 1, Integer::sum);
-        }
-      }
-      return null;
-    }
-    Node template = loop.templateNodes.get(g.id());
-    List<Pod> candidates = new ArrayList<>();
-    for (List<Pod> cls : classes) {
-      Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
-      if (failure.isPresent()) {
-        if (first) {
-          for (Pod p : cls) {
-            perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
-          }
-        }
-      } else {
-        candidates.addAll(cls);
-      }
-    }
-    if (candidates.isEmpty()) {
-      return null;
-    }
-    int limit = Math.min(options.maxNodesPerScaleUp(), g.maxSize() - g.targetSize());
-    if (options.maxNodesTotal() > 0) {
-      limit = Math.min(limit, options.maxNodesTotal() - nodeCount);
-    }
-    if (limit <= 0) {
-      return null;
-    }
-    SchedulingSimulation.Estimate est = loop.sim.estimate(candidates, template, "template-" + g.id(), limit);
-    if (est.nodeCount() <= 0 || est.pods().isEmpty()) {
-      return null;
-    }
-    List<Map<String, Long>> reqs = new ArrayList<>(est.pods().size());
-    for (Pod p : est.pods()) {
-      reqs.add(loop.req(p));
-    }
-    return new ExpansionOption(g, est.nodeCount(), est.pods(), reqs);
-  }
-
   private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
@@ -606,8 +564,9 @@ public final class Autoscaler {
   }
 
   /**
-   * One scale-up phase: options per group, the expander's choice, the provider call, repeated while salvo
-   * scale-up allows. Its steps are methods of their own, so the JIT compiles small units.
+   * One scale-up phase: the planner's options ({@link OnePassScaleUp} in production), then the provider call for
+   * each, capped by {@code maxNodesTotal} and the group's maximum size. Its steps are methods of their own, so the
+   * JIT compiles small units.
    */
   private final class ScaleUpRun {
     final Loop loop;
@@ -617,7 +576,6 @@ public final class Autoscaler {
     final List<ScaleUpDecision> decisions = new ArrayList<>();
     final Map<Pod, ScaleUpDecision> triggered;
     final List<Pod> triggeredInOrder = new ArrayList<>();
-    final Set<String> used = new HashSet<>();
     boolean anyError;
     int nodeCount;
 
@@ -632,12 +590,11 @@ public final class Autoscaler {
     ScaleUpOutcome run() {
       Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
           new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
-      boolean first = true;
-      while (!all.isEmpty()) {
-        List<ExpansionOption> found = options(first);
-        first = false;
-        Optional<ExpansionOption> chosen = expanders.choose(found);
-        if (chosen.isEmpty() || !execute(chosen.get())) {
+      Instant now = loop.now;
+      List<ExpansionOption> plan = planner.plan(new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
+          loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod));
+      for (ExpansionOption o : plan) {
+        if (!execute(o)) {
           break;
         }
       }
@@ -656,41 +613,25 @@ public final class Autoscaler {
       return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), null);
     }
 
-    /** The expansion options of the groups not used yet (real pods first when so configured). */
-    private List<ExpansionOption> options(boolean first) {
-      List<List<Pod>> classes = loop.sim.equivalenceGroups(all);
-      List<ExpansionOption> found = new ArrayList<>();
-      for (NodeGroup g : loop.groups.values()) {
-        if (!used.contains(g.id())) {
-          ExpansionOption option = expansionOption(loop, g, classes, all, first, perPod, nodeCount);
-          if (option != null) {
-            found.add(option);
-          }
-        }
-      }
-      if (options.realPodsFirst() && found.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
-        found.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
-      }
-      return found;
-    }
-
-    /** Scales the chosen option's group up; false when the phase stops here. */
+    /** Scales the option's group up; false when no further option may be executed (node total reached). */
     private boolean execute(ExpansionOption o) {
-      NodeGroup g = o.group();
+      NodeGroup g = loop.groups.get(o.group().id());
       int delta = o.nodeCount();
       if (options.maxNodesTotal() > 0 && delta > options.maxNodesTotal() - nodeCount) {
         delta = options.maxNodesTotal() - nodeCount;
         loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
             String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
+        if (delta < 1) {
+          return false;
+        }
       }
       delta = Math.min(delta, g.maxSize() - g.targetSize());
       if (delta < 1) {
-        return false;
+        return true;
       }
       int newSize = g.targetSize() + delta;
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_BEFORE, g.id(), newSize, g.targetSize(), g.maxSize())));
-      used.add(g.id());
       try {
         provider.increaseSize(g.id(), delta);
       } catch (NodeGroupProvider.ProviderException e) {
@@ -701,14 +642,14 @@ public final class Autoscaler {
         for (Pod p : o.pods()) {
           perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge("scale-up execution failed", 1, Integer::sum);
         }
-        return options.salvoScaleUp();
+        return true;
       }
       state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g));
       state.scaledUp(loop.now);
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
       record(o, g, delta, newSize);
-      return options.salvoScaleUp();
+      return true;
     }
 
     /** Books a successful scale-up: the decision, the group's new size, the pods it helps. */
