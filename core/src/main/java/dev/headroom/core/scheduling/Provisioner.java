@@ -35,6 +35,12 @@ import java.util.Set;
  * {@code kubernetes.io/hostname} is unique per node anyway). A key nobody uses (often zone and capacity type)
  * stays open and is narrowed only by node selectors and affinity.
  *
+ * <p>Spread domains: like Karpenter (and unlike CA, which counts only the domains of nodes that exist), every
+ * domain of a spread constraint's topology key that an open template offers counts, with zero pods, before a node
+ * exists there: the pass adds one empty stand-in node per such domain (without a hostname, so hostname-keyed
+ * constraints do not see it) below the new nodes, where no pod is ever placed. Zonal spread therefore spreads the
+ * new nodes over the zones the catalogue offers.
+ *
  * <p>Shared work: a template's node-level verdict for a pod depends on the pod's node affinity, tolerations and
  * requests only, so it is computed once per distinct triple; and templates that differ only in zone or capacity
  * type labels ({@link #OFFERING_KEYS}) share the label part of that verdict unless the pod's node affinity reads
@@ -122,12 +128,14 @@ public final class Provisioner {
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed())
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
     topologyKeys = topologyKeys(queue);
+
     List<List<CompiledPod>> placed = new ArrayList<>();
     List<BitSet> candidates = new ArrayList<>();
     List<Integer> representatives = new ArrayList<>();
     List<CompiledPod> unplaced = new ArrayList<>();
     snapshot.fork();
     try {
+      addDomainStandIns(queue);
       int base = snapshot.nodeCount();
       for (CompiledPod pod : queue) {
         Placement p = snapshot.schedulePodInRange(pod, base, snapshot.nodeCount());
@@ -168,6 +176,37 @@ public final class Provisioner {
     return new Result(nodes, List.copyOf(unplaced));
   }
 
+  /** One empty stand-in node per domain of the (non-hostname) spread keys that the open templates offer. */
+  private void addDomainStandIns(List<CompiledPod> pods) {
+    java.util.TreeSet<String> keys = new java.util.TreeSet<>();
+    Set<Integer> seen = new HashSet<>();
+    for (CompiledPod p : pods) {
+      if (seen.add(p.classId())) {
+        for (SpreadConstraint s : p.spread()) {
+          keys.add(s.topologyKey());
+        }
+      }
+    }
+    keys.remove(CompiledNode.HOSTNAME_LABEL);
+    if (keys.isEmpty()) {
+      return;
+    }
+    Set<List<String>> domains = new HashSet<>();
+    for (int t = 0; t < templates.size(); t++) {
+      if (!open[t]) {
+        continue;
+      }
+      Map<String, String> labels = templates.get(t).labels();
+      List<String> d = new ArrayList<>(keys.size());
+      for (String k : keys) {
+        d.add(labels.get(k));
+      }
+      if (!d.contains(null) && domains.add(d)) {
+        snapshot.addNode(templates.get(t).domainStandIn("domain-" + domains.size()));
+      }
+    }
+  }
+
   /**
    * The template a new node for {@code pod} opens with: the largest compatible one with room on which the pod
    * passes every predicate; -1 when there is none. A failure there is inter-pod (the node-level part is known to
@@ -192,6 +231,11 @@ public final class Provisioner {
       failedDomains.add(domains);
     }
     return -1;
+  }
+
+  private static NodeLevel nodeLevel(CompiledPod pod) {
+    return new NodeLevel(pod.nodeAffinity(), pod.tolerations(), pod.nodeName(), pod.isSupported(),
+        new Requests(pod.requestIds(), pod.requestVector()));
   }
 
   /** Keeps the candidates (by rank) whose values of the topology keys in use equal template {@code rep}'s. */
@@ -226,8 +270,7 @@ public final class Provisioner {
 
   /** The templates (by rank) an empty copy of which passes the pod's node-level predicates; shared, do not modify. */
   private BitSet compatible(CompiledPod pod) {
-    NodeLevel key = new NodeLevel(pod.nodeAffinity(), pod.tolerations(), pod.nodeName(), pod.isSupported(),
-        new Requests(pod.requestIds(), pod.requestVector()));
+    NodeLevel key = nodeLevel(pod);
     BitSet known = compatible.get(key);
     if (known != null) {
       return known;
