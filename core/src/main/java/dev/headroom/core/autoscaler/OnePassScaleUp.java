@@ -50,6 +50,10 @@ final class OnePassScaleUp implements ScaleUpPlanner {
     }
     List<SchedulingSimulation.NewNode> nodes = limit > 0 ? in.sim().provision(in.pods(), templates, open, limit) : List.of();
 
+    Map<String, Integer> indexOf = new java.util.HashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      indexOf.put(groups.get(i).id(), i);
+    }
     Map<Integer, List<SchedulingSimulation.NewNode>> byGroup = new LinkedHashMap<>();
     for (SchedulingSimulation.NewNode n : nodes) {
       List<Map<String, Long>> reqs = new ArrayList<>(n.pods().size());
@@ -58,17 +62,14 @@ final class OnePassScaleUp implements ScaleUpPlanner {
       }
       List<Map<String, Long>> requests = List.copyOf(reqs);
       List<ExpansionOption> perGroup = new ArrayList<>(n.candidates().length);
-      Map<ExpansionOption, Integer> index = new IdentityHashMap<>();
       for (int c : n.candidates()) {
         if (room[c] > 0) {
-          ExpansionOption o = new ExpansionOption(groups.get(c), 1, n.pods(), requests);
-          perGroup.add(o);
-          index.put(o, c);
+          perGroup.add(new ExpansionOption(groups.get(c), 1, n.pods(), requests));
         }
       }
       Optional<ExpansionOption> chosen = in.expanders().choose(perGroup);
       if (chosen.isPresent()) {
-        int g = index.get(chosen.get());
+        int g = indexOf.get(chosen.get().group().id());
         room[g]--;
         byGroup.computeIfAbsent(g, k -> new ArrayList<>()).add(n);
       }

@@ -84,6 +84,8 @@ public final class Provisioner {
   private final Map<NodeLevel, BitSet> compatible = new HashMap<>();
   private final Map<LabelKey, BitSet> labelsOk = new HashMap<>();
   private Set<String> topologyKeys = Set.of();
+  /** Per template, an id of its values of the topology keys in use (equal ids, equal domains). */
+  private int[] domainId = new int[0];
 
   /**
    * @param snapshot the loop's snapshot (existing and upcoming nodes, filter-out-schedulable's placements)
@@ -128,6 +130,11 @@ public final class Provisioner {
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed())
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
     topologyKeys = topologyKeys(queue);
+    domainId = new int[templates.size()];
+    Map<List<String>, Integer> ids = new HashMap<>();
+    for (int t = 0; t < templates.size(); t++) {
+      domainId[t] = ids.computeIfAbsent(domains(t), k -> ids.size());
+    }
 
     List<List<CompiledPod>> placed = new ArrayList<>();
     List<BitSet> candidates = new ArrayList<>();
@@ -215,20 +222,16 @@ public final class Provisioner {
    */
   private int representative(CompiledPod pod) {
     BitSet c = compatible(pod);
-    Set<List<String>> failedDomains = new HashSet<>();
+    BitSet failedDomains = new BitSet();
     for (int r = c.nextSetBit(0); r >= 0; r = c.nextSetBit(r + 1)) {
       int t = bySize[r];
-      if (!open[t]) {
-        continue;
-      }
-      List<String> domains = domains(t);
-      if (failedDomains.contains(domains)) {
+      if (!open[t] || failedDomains.get(domainId[t])) {
         continue;
       }
       if (snapshot.checkOnTemplate(pod, templates.get(t)) instanceof FitResult.Fits) {
         return t;
       }
-      failedDomains.add(domains);
+      failedDomains.set(domainId[t]);
     }
     return -1;
   }
@@ -243,9 +246,9 @@ public final class Provisioner {
     if (topologyKeys.isEmpty()) {
       return;
     }
-    List<String> want = domains(rep);
+    int want = domainId[rep];
     for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
-      if (!want.equals(domains(bySize[r]))) {
+      if (domainId[bySize[r]] != want) {
         byRank.clear(r);
       }
     }
