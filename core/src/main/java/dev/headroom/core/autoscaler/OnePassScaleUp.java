@@ -20,7 +20,8 @@ import java.util.TreeMap;
  *   <li>the pods (real first, then virtual) are placed in one pass onto open new nodes, each carrying the groups
  *       still compatible with every pod on it ({@link SchedulingSimulation#provision}); groups that are backed off
  *       or at their maximum size open no node, and the pass opens at most {@code maxNodesPerScaleUp} nodes and no
- *       more than {@code maxNodesTotal} allows;</li>
+ *       more than {@code maxNodesTotal} allows. A node opens with the group the expander chain prefers for the
+ *       pods of the opening pod's shape (node affinity, tolerations, requests);</li>
  *   <li>each open node, in opening order, is resolved to one of its groups that still has room by the expander
  *       chain, over one option per candidate group (that group, one node, the node's pods);</li>
  *   <li>the nodes resolved to one group become that group's option: every group grows at most once per loop, and
@@ -48,7 +49,7 @@ final class OnePassScaleUp implements ScaleUpPlanner {
     if (options.maxNodesTotal() > 0) {
       limit = Math.min(limit, options.maxNodesTotal() - in.currentNodeCount());
     }
-    List<SchedulingSimulation.NewNode> nodes = limit > 0 ? in.sim().provision(in.pods(), templates, open, limit) : List.of();
+    List<SchedulingSimulation.NewNode> nodes = limit > 0 ? in.sim().provision(in.pods(), templates, open, limit, preference(in, room)) : List.of();
 
     Map<String, Integer> indexOf = new java.util.HashMap<>();
     for (int i = 0; i < groups.size(); i++) {
@@ -97,6 +98,31 @@ final class OnePassScaleUp implements ScaleUpPlanner {
     }
     countReasons(in, unhelped);
     return plan;
+  }
+
+  /**
+   * The group a new node opens with for pods of one shape: the expander chain's choice among one option per
+   * compatible group with room, "as many of its nodes as those pods need" (the count from how many fit one node,
+   * CA's fast-path estimate), so that the group CA's per-group estimation would pick for them is where their nodes
+   * start.
+   */
+  private static SchedulingSimulation.Preference preference(Input in, int[] room) {
+    List<NodeGroup> groups = in.groups();
+    return (exemplar, count, ts, perNode) -> {
+      Map<String, Long> all = new java.util.HashMap<>();
+      in.sim().requests(exemplar).forEach((k, v) -> all.put(k, v * count));
+      List<Map<String, Long>> reqs = List.of(all);
+      List<Pod> pods = List.of(exemplar);
+      List<ExpansionOption> choices = new ArrayList<>(ts.length);
+      Map<ExpansionOption, Integer> index = new IdentityHashMap<>();
+      for (int k = 0; k < ts.length; k++) {
+        int n = Math.min((count + perNode[k] - 1) / perNode[k], Math.max(1, room[ts[k]]));
+        ExpansionOption o = new ExpansionOption(groups.get(ts[k]), n, pods, reqs);
+        choices.add(o);
+        index.put(o, ts[k]);
+      }
+      return in.expanders().choose(choices).map(index::get).orElse(-1);
+    };
   }
 
   /**

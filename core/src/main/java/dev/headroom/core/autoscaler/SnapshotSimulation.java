@@ -549,7 +549,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
-  public List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes) {
+  public List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference) {
     List<CompiledPod> compiledPods = new ArrayList<>(pods.size());
     for (Pod p : pods) {
       compiledPods.add(compiled(p));
@@ -559,7 +559,8 @@ public final class SnapshotSimulation implements SchedulingSimulation {
       compiledTemplates.add(compiled(t));
     }
     dev.headroom.core.scheduling.Provisioner.Result r =
-        new dev.headroom.core.scheduling.Provisioner(snapshot, compiledTemplates, open, maxNodes).run(compiledPods);
+        new dev.headroom.core.scheduling.Provisioner(snapshot, compiledTemplates, open, maxNodes,
+            (exemplar, count, ts, perNode) -> preference.prefer(exemplar.pod(), count, ts, perNode)).run(compiledPods);
     List<NewNode> out = new ArrayList<>(r.nodes().size());
     for (dev.headroom.core.scheduling.Provisioner.NewNode n : r.nodes()) {
       List<Pod> on = new ArrayList<>(n.pods().size());

@@ -21,11 +21,12 @@ import java.util.Set;
  *   <li>place it on an open new node where every predicate passes ({@link ClusterSnapshot#schedulePodInRange});
  *       the node's candidate set is narrowed to the templates that pass the pod's node-level predicates and still
  *       hold the node's summed requests;</li>
- *   <li>otherwise open a node: among the templates compatible with the pod (node-level predicates, resources),
- *       with room left, the largest (allocatable CPU, then memory, then catalogue order) on which the pod passes
- *       every predicate in the current snapshot. The snapshot holds a copy of that template (the
- *       <em>representative</em>): because it is the largest of its candidates, the snapshot's resource check is
- *       the check against the largest remaining candidate, and because it always stays a candidate, the set never
+ *   <li>otherwise open a node: the template the caller's {@link Preference} (the expander) prefers for pods of this
+ *       node-level shape, if the pod passes every predicate on it in the current snapshot; else, among the
+ *       templates compatible with the pod (node-level predicates, resources) with room left, the largest
+ *       (allocatable CPU, then memory, then catalogue order) on which it does. The snapshot holds a copy of that template (the
+ *       <em>representative</em>): later pods join the node only when they fit it, its candidates are narrowed to
+ *       the templates that also hold them, and because the representative always stays a candidate, the set never
  *       becomes empty.</li>
  * </ol>
  *
@@ -53,6 +54,26 @@ public final class Provisioner {
   /** Labels that tell apart the offerings of one instance type (zone, capacity type). */
   public static final Set<String> OFFERING_KEYS = Set.of(
       "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "karpenter.sh/capacity-type");
+
+  /**
+   * Which template a new node for a pod should open with, asked once per distinct node-level shape of pod (node
+   * affinity, tolerations, requests): the caller's expander judges, for each compatible template with room, the
+   * option "as many nodes of this template as the {@code count} pods of this shape need".
+   */
+  @FunctionalInterface
+  public interface Preference {
+    /**
+     * @param exemplar a pod of the shape
+     * @param count the pods of this shape in the pass
+     * @param templates the compatible templates with room (indexes into the pass's list), ascending
+     * @param podsPerNode for each entry of {@code templates}, how many such pods one empty node holds (at least 1)
+     * @return the preferred template index, or -1 for none
+     */
+    int prefer(CompiledPod exemplar, int count, int[] templates, int[] podsPerNode);
+
+    /** No preference: the largest compatible template. */
+    Preference LARGEST = (p, c, t, n) -> -1;
+  }
 
   /**
    * An open new node at the end of the pass.
@@ -84,6 +105,9 @@ public final class Provisioner {
   private final Map<NodeLevel, BitSet> compatible = new HashMap<>();
   private final Map<LabelKey, BitSet> labelsOk = new HashMap<>();
   private Set<String> topologyKeys = Set.of();
+  private final Preference preference;
+  private final Map<NodeLevel, Integer> shapeCounts = new HashMap<>();
+  private final Map<NodeLevel, Integer> preferred = new HashMap<>();
   /** Per template, an id of its values of the topology keys in use (equal ids, equal domains). */
   private int[] domainId = new int[0];
 
@@ -94,6 +118,12 @@ public final class Provisioner {
    * @param maxNodes the most new nodes the pass may open
    */
   public Provisioner(ClusterSnapshot snapshot, List<CompiledNode> templates, boolean[] open, int maxNodes) {
+    this(snapshot, templates, open, maxNodes, Preference.LARGEST);
+  }
+
+  /** As above, with the template new nodes open with chosen by {@code preference} where it can be. */
+  public Provisioner(ClusterSnapshot snapshot, List<CompiledNode> templates, boolean[] open, int maxNodes, Preference preference) {
+    this.preference = preference;
     this.snapshot = snapshot;
     this.templates = List.copyOf(templates);
     this.open = open.clone();
@@ -130,6 +160,9 @@ public final class Provisioner {
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed())
         .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
     topologyKeys = topologyKeys(queue);
+    for (CompiledPod p : queue) {
+      shapeCounts.merge(nodeLevel(p), 1, Integer::sum);
+    }
     domainId = new int[templates.size()];
     Map<List<String>, Integer> ids = new HashMap<>();
     for (int t = 0; t < templates.size(); t++) {
@@ -222,6 +255,10 @@ public final class Provisioner {
    */
   private int representative(CompiledPod pod) {
     BitSet c = compatible(pod);
+    int want = preferred(pod, c);
+    if (want >= 0 && open[want] && snapshot.checkOnTemplate(pod, templates.get(want)) instanceof FitResult.Fits) {
+      return want;
+    }
     BitSet failedDomains = new BitSet();
     for (int r = c.nextSetBit(0); r >= 0; r = c.nextSetBit(r + 1)) {
       int t = bySize[r];
@@ -234,6 +271,40 @@ public final class Provisioner {
       failedDomains.set(domainId[t]);
     }
     return -1;
+  }
+
+  /** The template {@link #preference} prefers for pods of this node-level shape, asked once per shape; -1 for none. */
+  private int preferred(CompiledPod pod, BitSet compatibleByRank) {
+    NodeLevel key = nodeLevel(pod);
+    Integer known = preferred.get(key);
+    if (known != null) {
+      return known;
+    }
+    int[] ids = pod.requestIds();
+    long[] req = pod.requestVector();
+    List<Integer> ts = new ArrayList<>();
+    for (int r = compatibleByRank.nextSetBit(0); r >= 0; r = compatibleByRank.nextSetBit(r + 1)) {
+      if (open[bySize[r]]) {
+        ts.add(bySize[r]);
+      }
+    }
+    ts.sort(null);
+    int[] t = new int[ts.size()];
+    int[] perNode = new int[ts.size()];
+    for (int k = 0; k < t.length; k++) {
+      t[k] = ts.get(k);
+      CompiledNode n = templates.get(t[k]);
+      long fit = n.maxPods();
+      for (int id : ids) {
+        if (req[id] > 0) {
+          fit = Math.min(fit, n.allocatable(id) / req[id]);
+        }
+      }
+      perNode[k] = (int) Math.max(1, Math.min(Integer.MAX_VALUE, fit));
+    }
+    int choice = t.length == 0 ? -1 : preference.prefer(pod, shapeCounts.getOrDefault(key, 1), t, perNode);
+    preferred.put(key, choice);
+    return choice;
   }
 
   private static NodeLevel nodeLevel(CompiledPod pod) {
