@@ -25,7 +25,8 @@ import java.util.TreeMap;
  * {@link Autoscaler#runOnce}, the product path: {@code T × 5} node groups at size 0 (one per instance type and
  * offering, {@link DiverseWorkload#nodeGroups}), no nodes, the pending diverse pods, the in-memory ports of
  * {@code dev.headroom.core.autoscaler.memory} (as {@code plan} uses them), expander {@code price} (Karpenter
- * launches the cheapest offering that holds a node's pods), no limit on nodes per scale-up or in total. The
+ * launches the cheapest offering that holds a node's pods), salvo scale-up (every group the pass resolves to grows in
+ * this loop, as Karpenter launches every node claim), no limit on nodes per scale-up or in total. The
  * measured work is one whole iteration: reading the world, compiling pods and templates, filter-out-schedulable,
  * the provisioning pass, the expander, the provider calls, scale-down planning and the status processing.
  */
@@ -73,7 +74,7 @@ public final class KarpenterDiverse implements Scenario {
 
   /** The benchmark's options. */
   public static AutoscalerOptions options() {
-    return AutoscalerOptions.builder().expander("price").maxNodesPerScaleUp(1_000_000).build();
+    return AutoscalerOptions.builder().expander("price").maxNodesPerScaleUp(1_000_000).salvoScaleUp(true).build();
   }
 
   @Override

@@ -591,8 +591,26 @@ public final class Autoscaler {
       Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
           new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
       Instant now = loop.now;
-      List<ExpansionOption> plan = planner.plan(new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
-          loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod));
+      ScaleUpPlanner.Input input = new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
+          loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod);
+      List<ExpansionOption> plan = planner.plan(input);
+      if (!options.salvoScaleUp()) {
+        // CA's default: one group per loop, the expander's pick among the plan's options (real pods first); the
+        // other pods wait for the next loop, which sees the chosen group's nodes as upcoming
+        List<ExpansionOption> choices = new ArrayList<>(plan);
+        if (options.realPodsFirst() && choices.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
+          choices.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
+        }
+        List<ExpansionOption> chosen = expanders.choose(choices).map(List::of).orElse(List.of());
+        List<Pod> waiting = new ArrayList<>();
+        for (ExpansionOption o : plan) {
+          if (!chosen.contains(o)) {
+            waiting.addAll(o.pods());
+          }
+        }
+        OnePassScaleUp.countReasons(input, waiting);
+        plan = chosen;
+      }
       for (ExpansionOption o : plan) {
         if (!execute(o)) {
           break;
