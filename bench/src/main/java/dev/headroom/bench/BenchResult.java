@@ -15,16 +15,30 @@ import java.util.Locale;
  * @param jvm JVM vendor, name and version
  * @param cpuSeconds CPU time of the measuring thread for the median run (wall time inflates when the
  *     machine is shared; this does not)
+ * @param coldSeconds wall time of the first run in this JVM (the first warm-up, or the first measured run)
+ * @param coldCpuSeconds CPU time of the measuring thread for that run
+ * @param provisionedPerRequestedCpu CPU capacity of the new nodes over the pods' CPU requests (NaN: no new nodes)
+ * @param podsPerZone pods on new nodes by zone (empty when the scenario has no zones)
  */
 public record BenchResult(
-    String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm, double cpuSeconds) {
+    String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm,
+    double cpuSeconds, double coldSeconds, double coldCpuSeconds, double provisionedPerRequestedCpu,
+    java.util.SortedMap<String, Integer> podsPerZone) {
 
   /** The JSON object on one line, keys in the documented order. */
   public String toJson() {
+    StringBuilder zones = new StringBuilder("{");
+    for (java.util.Map.Entry<String, Integer> e : podsPerZone.entrySet()) {
+      zones.append(zones.length() > 1 ? "," : "").append(quote(e.getKey())).append(':').append(e.getValue());
+    }
+    zones.append('}');
     return String.format(
         Locale.ROOT,
-        "{\"benchmark\":%s,\"pods\":%d,\"nodes\":%d,\"seconds\":%.6f,\"podsPerSecond\":%.1f,\"peakHeapBytes\":%d,\"cores\":%d,\"jvm\":%s,\"cpuSeconds\":%.6f}",
-        quote(benchmark), pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, quote(jvm), cpuSeconds);
+        "{\"benchmark\":%s,\"pods\":%d,\"nodes\":%d,\"seconds\":%.6f,\"podsPerSecond\":%.1f,\"peakHeapBytes\":%d,\"cores\":%d,\"jvm\":%s,\"cpuSeconds\":%.6f,"
+            + "\"coldSeconds\":%.6f,\"coldCpuSeconds\":%.6f,\"provisionedPerRequestedCpu\":%s,\"podsPerZone\":%s}",
+        quote(benchmark), pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, quote(jvm), cpuSeconds, coldSeconds,
+        coldCpuSeconds, Double.isNaN(provisionedPerRequestedCpu) ? "null" : String.format(Locale.ROOT, "%.4f", provisionedPerRequestedCpu),
+        zones);
   }
 
   private static String quote(String s) {

@@ -8,7 +8,8 @@ import java.util.Arrays;
 
 /**
  * Runs a scenario: warm-up iterations (JIT), then measured iterations, each on freshly prepared inputs.
- * Reports the median wall time, and the peak heap use over the measured iterations read from the heap
+ * Reports the first run's wall and CPU time (cold: the first iteration in this JVM, when nothing ran before), the
+ * median wall time of the measured iterations with that run's CPU time (warm), and the peak heap use over the measured iterations read from the heap
  * memory pools' peak counters (reset after the warm-up; the sum of per-pool peaks, an upper bound of the
  * true peak). A full GC runs after each preparation, outside the measured time.
  */
@@ -19,14 +20,17 @@ public final class BenchRunner {
   /** Runs {@code scenario} with {@code pods} pods. */
   public static BenchResult run(Scenario scenario, int pods, int warmups, int iterations) {
     int placedPods = 0;
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    double[] cold = null;
     for (int i = 0; i < warmups; i++) {
-      check(scenario, scenario.prepare(pods).run());
+      Scenario.Prepared prepared = scenario.prepare(pods);
+      double[] t = timed(threads, prepared);
+      cold = cold == null ? t : cold;
     }
     System.gc();
     resetPeaks();
     double[] seconds = new double[Math.max(1, iterations)];
     double[][] pairs = new double[seconds.length][];
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Scenario.Outcome last = null;
     for (int i = 0; i < seconds.length; i++) {
       Scenario.Prepared prepared = scenario.prepare(pods);
@@ -40,13 +44,27 @@ public final class BenchRunner {
       pairs[i] = new double[] {seconds[i], (threads.getCurrentThreadCpuTime() - cpu0) / 1e9};
       check(scenario, last);
       placedPods = last.pods();
+      cold = cold == null ? pairs[i] : cold;
     }
     long peak = peakHeap();
     Arrays.sort(pairs, (a, b) -> Double.compare(a[0], b[0]));
     double median = pairs[pairs.length / 2][0];
     return new BenchResult(
         scenario.name(), placedPods, last.nodes(), median, placedPods / median, peak,
-        Runtime.getRuntime().availableProcessors(), jvm(), pairs[pairs.length / 2][1]);
+        Runtime.getRuntime().availableProcessors(), jvm(), pairs[pairs.length / 2][1], cold[0], cold[1],
+        last.provisionedPerRequestedCpu(), last.podsPerZone());
+  }
+
+  /** Runs one prepared iteration: {wall seconds, CPU seconds of this thread}; checks that every pod was placed. */
+  private static double[] timed(ThreadMXBean threads, Scenario.Prepared prepared) {
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    long start = System.nanoTime();
+    Scenario.Outcome o = prepared.run();
+    double[] t = {(System.nanoTime() - start) / 1e9, (threads.getCurrentThreadCpuTime() - cpu0) / 1e9};
+    if (o.placed() != o.pods()) {
+      throw new IllegalStateException("only " + o.placed() + " of " + o.pods() + " pods were placed");
+    }
+    return t;
   }
 
   private static void check(Scenario scenario, Scenario.Outcome o) {

@@ -1,5 +1,8 @@
 package dev.headroom.bench;
 
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.nodegroup.NodeGroupLabels;
+import dev.headroom.core.nodegroup.NodeGroupOptions;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -8,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +21,8 @@ import java.util.Random;
  * The workload of Karpenter's scheduling benchmark (autoscaler spec §9), as Headroom node groups.
  *
  * <p>Catalogue: instance type {@code i} (0..399) has {@code i+1} CPU, {@code 2(i+1)} Gi memory and
- * {@code 10(i+1)} pods, with five offerings (spot in zone-1/2, on-demand in zone-1/2/3); every
- * (type, offering) pair is one node group with a template node. Pods: {@code n/5} each of generic pods,
+ * {@code 10(i+1)} pods, 100m CPU and 10Mi memory of overhead, with five offerings (spot in zone-1/2, on-demand in
+ * zone-1/2/3); every (type, offering) pair is one node group. Pods: {@code n/5} each of generic pods,
  * zonal topology spread, hostname topology spread (maxSkew 1, DoNotSchedule), zonal pod self-affinity and
  * hostname pod anti-affinity ({@code app: nginx}); the remainder generic. CPU from {100m, 250m, 500m,
  * 1000m, 1500m}, memory from {100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi}, label values from a..g, seed 42, unique
@@ -47,30 +51,53 @@ public final class DiverseWorkload {
 
   private DiverseWorkload() {}
 
-  /** One template node per (instance type, offering): group index = type × 5 + offering. */
-  public static List<Node> templates(int instanceTypes) {
-    List<Node> out = new ArrayList<>(instanceTypes * OFFERINGS.length);
+  /** Node overhead of every type (Karpenter's fake provider): allocatable = capacity minus this. */
+  public static final long OVERHEAD_CPU_MILLIS = 100;
+  /** Memory overhead of every type, MiB. */
+  public static final long OVERHEAD_MEMORY_MI = 10;
+
+  /** The number of offerings per instance type. */
+  public static int offerings() {
+    return OFFERINGS.length;
+  }
+
+  /**
+   * One node group per (instance type, offering), group index = type × 5 + offering: id
+   * {@code it-<i>-<capacity type>-<zone>}, 0..100,000 nodes, at size 0, priced by {@link #price}; the template has
+   * capacity {@code i+1} CPU, {@code 2(i+1)} Gi, {@code 10(i+1)} pods and allocatable capacity minus 100m / 10Mi.
+   */
+  public static List<NodeGroup> nodeGroups(int instanceTypes) {
+    List<NodeGroup> out = new ArrayList<>(instanceTypes * OFFERINGS.length);
     for (int i = 0; i < instanceTypes; i++) {
       for (String[] o : OFFERINGS) {
         String name = "it-" + i + "-" + o[0] + "-" + o[1];
-        out.add(new NodeBuilder()
+        long cpu = 1000L * (i + 1);
+        long memMi = 2048L * (i + 1);
+        Node template = new NodeBuilder()
             .withNewMetadata().withName(name)
-            .withLabels(Map.of(INSTANCE_TYPE, "it-" + i, CAPACITY_TYPE, o[0], ZONE, o[1], HOSTNAME, name))
+            .withLabels(Map.of(INSTANCE_TYPE, "it-" + i, CAPACITY_TYPE, o[0], ZONE, o[1], NodeGroupLabels.NODE_GROUP, name))
             .endMetadata()
             .withNewSpec().endSpec()
             .withNewStatus()
-            .withAllocatable(Map.of(
-                "cpu", new Quantity(String.valueOf(i + 1)),
-                "memory", new Quantity((2 * (i + 1)) + "Gi"),
+            .withCapacity(Map.of("cpu", new Quantity(cpu + "m"), "memory", new Quantity(memMi + "Mi"),
+                "pods", new Quantity(String.valueOf(10 * (i + 1)))))
+            .withAllocatable(Map.of("cpu", new Quantity((cpu - OVERHEAD_CPU_MILLIS) + "m"),
+                "memory", new Quantity((memMi - OVERHEAD_MEMORY_MI) + "Mi"),
                 "pods", new Quantity(String.valueOf(10 * (i + 1)))))
             .endStatus()
-            .build());
+            .build();
+        out.add(new NodeGroup(name, 0, 100_000, 0, price(i, o[0].equals("spot")), Duration.ZERO, template, NodeGroupOptions.NONE));
       }
     }
     return out;
   }
 
-  /** Price rank of a template: spot is cheaper than on-demand, smaller types cheaper than larger. */
+  /** The zone of a group of {@link #nodeGroups}. */
+  public static String zone(NodeGroup g) {
+    return g.template().getMetadata().getLabels().get(ZONE);
+  }
+
+  /** Price per hour of a type: spot is cheaper than on-demand, smaller types cheaper than larger. */
   public static double price(int type, boolean spot) {
     return (type + 1) * (spot ? 0.3 : 1.0);
   }
@@ -110,7 +137,8 @@ public final class DiverseWorkload {
         .addNewContainer().withName("app").withNewResources()
         .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(mem)))
         .endResources().endContainer()
-        .endSpec();
+        .endSpec()
+        .withStatus(RunOnceScaleUp.unschedulable());
   }
 
   private static String value(Random r) {

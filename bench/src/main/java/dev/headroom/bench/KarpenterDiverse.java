@@ -1,36 +1,61 @@
 package dev.headroom.bench;
 
-import dev.headroom.core.scheduling.ClusterSnapshot;
-import dev.headroom.core.scheduling.CompiledNode;
-import dev.headroom.core.scheduling.CompiledPod;
-import dev.headroom.core.scheduling.FitResult;
-import dev.headroom.core.scheduling.ResourceIds;
-import dev.headroom.core.scheduling.SchedulingCompiler;
-import io.fabric8.kubernetes.api.model.Node;
+import dev.headroom.core.autoscaler.Autoscaler;
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.AutoscalerState;
+import dev.headroom.core.autoscaler.BufferStatusWriter;
+import dev.headroom.core.autoscaler.EventSink;
+import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.SnapshotSimulation;
+import dev.headroom.core.autoscaler.memory.RecordingNodeGroupProvider;
+import dev.headroom.core.autoscaler.memory.StaticClusterView;
+import dev.headroom.core.nodegroup.NodeGroup;
+import dev.headroom.core.resources.Quantities;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
-import java.util.Comparator;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * {@code karpenter-diverse}: Karpenter's scheduling-benchmark workload ({@link DiverseWorkload}) solved
- * with Headroom's scheduling core, Karpenter style (spec §2.5 item 7).
- *
- * <p>Measured work: compile the 2,000 templates and the pods, sort pods by CPU then memory descending, and
- * for each pod try the nodes opened so far ({@link ClusterSnapshot#schedulePodOnAnyNode}, with the
- * equivalence-class memo); otherwise open a node of the largest instance type in the offering whose zone has
- * the fewest nodes (spot first, lowest index on ties) among those the pod passes on
- * ({@link ClusterSnapshot#checkOnTemplate}). Like Karpenter, which keeps a node claim open to every
- * compatible instance type and picks the cheapest one that holds its pods at the end, each node is then
- * right-sized to the cheapest type of its offering whose allocatable holds its pods. In this catalogue
- * larger types dominate smaller ones and pods only constrain zone and hostname, which right-sizing keeps.
+ * {@code karpenter-diverse}: Karpenter's scheduling-benchmark workload ({@link DiverseWorkload}) through
+ * {@link Autoscaler#runOnce}, the product path: {@code T × 5} node groups at size 0 (one per instance type and
+ * offering, {@link DiverseWorkload#nodeGroups}), no nodes, the pending diverse pods, the in-memory ports of
+ * {@code dev.headroom.core.autoscaler.memory} (as {@code plan} uses them), expander {@code price} (Karpenter
+ * launches the cheapest offering that holds a node's pods), salvo scale-up (every group the pass resolves to grows in
+ * this loop, as Karpenter launches every node claim), no limit on nodes per scale-up or in total. The
+ * measured work is one whole iteration: reading the world, compiling pods and templates, filter-out-schedulable,
+ * the provisioning pass, the expander, the provider calls, scale-down planning and the status processing.
  */
 public final class KarpenterDiverse implements Scenario {
 
   /** Seed of the pod generator (Karpenter's). */
   public static final long SEED = 42;
+  /** The loop time. */
+  public static final Instant NOW = Instant.parse("2026-03-02T08:00:00Z");
+
+  private final int types;
+
+  /** Karpenter's catalogue: 400 instance types. */
+  public KarpenterDiverse() {
+    this(DiverseWorkload.INSTANCE_TYPES);
+  }
+
+  /** A catalogue of {@code types} instance types (× 5 offerings). */
+  public KarpenterDiverse(int types) {
+    if (types <= 0) {
+      throw new IllegalArgumentException("--types must be positive");
+    }
+    this.types = types;
+  }
+
+  @Override
+  public Scenario withTypes(int t) {
+    return new KarpenterDiverse(t);
+  }
 
   @Override
   public String name() {
@@ -44,95 +69,52 @@ public final class KarpenterDiverse implements Scenario {
 
   @Override
   public String description() {
-    return "Karpenter's diverse-pods scheduling benchmark: 400 instance types x 5 offerings, no existing nodes";
+    return "Karpenter's diverse-pods scheduling benchmark through runOnce: T instance types x 5 offerings as node groups (default 400), no nodes";
+  }
+
+  /** The benchmark's options. */
+  public static AutoscalerOptions options() {
+    return AutoscalerOptions.builder().expander("price").maxNodesPerScaleUp(1_000_000).salvoScaleUp(true).provisioningPass(true).build();
   }
 
   @Override
   public Prepared prepare(int pods) {
-    List<Node> templates = DiverseWorkload.templates(DiverseWorkload.INSTANCE_TYPES);
+    AutoscalerOptions options = options();
+    List<NodeGroup> groups = DiverseWorkload.nodeGroups(types);
     List<Pod> podList = DiverseWorkload.pods(pods, SEED);
-    return () -> solve(templates, podList).outcome();
+    StaticClusterView view = StaticClusterView.builder().pods(podList).build();
+    return () -> {
+      RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(groups);
+      IterationResult r = new Autoscaler(options, view, provider, EventSink.NONE, BufferStatusWriter.NONE,
+          new AutoscalerState(options), SnapshotSimulation::new).runOnce(NOW);
+      return outcome(r, groups, podList);
+    };
   }
 
-  /** The result of one solve, with the right-sized instance type of every node. */
-  public record Solution(int pods, int placed, List<String> nodeTypes) {
-    /** As a bench outcome. */
-    public Outcome outcome() {
-      return new Outcome(pods, placed, nodeTypes.size());
+  /** Pods, placements, nodes, capacity ratio and pods per zone of one iteration's scale-up. */
+  static Outcome outcome(IterationResult r, List<NodeGroup> groups, List<Pod> pods) {
+    Map<String, NodeGroup> byId = new HashMap<>();
+    for (NodeGroup g : groups) {
+      byId.put(g.id(), g);
     }
-  }
-
-  /** Solves the workload; see the type comment. */
-  public static Solution solve(List<Node> templateNodes, List<Pod> pods) {
-    SchedulingCompiler compiler = new SchedulingCompiler();
-    ClusterSnapshot snapshot = new ClusterSnapshot(compiler);
-    int offerings = 5;
-    List<CompiledNode> templates = new ArrayList<>(templateNodes.size());
-    for (Node n : templateNodes) {
-      templates.add(compiler.compile(n));
+    long provisionedMilli = 0;
+    int nodes = 0;
+    TreeMap<String, Integer> perZone = new TreeMap<>();
+    for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
+      NodeGroup g = byId.get(d.nodeGroup());
+      nodes += d.delta();
+      provisionedMilli += d.delta() * Quantities.milli(g.template().getStatus().getCapacity().get("cpu"));
+      perZone.merge(DiverseWorkload.zone(g), d.realPods(), Integer::sum);
     }
-    int types = templates.size() / offerings;
-    List<CompiledPod> queue = new ArrayList<>(pods.size());
+    long requestedMilli = 0;
     for (Pod p : pods) {
-      queue.add(compiler.compile(p));
-    }
-    queue.sort(
-        Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed()
-            .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
-
-    Map<String, Integer> nodesPerZone = new HashMap<>();
-    List<Integer> offeringOfNode = new ArrayList<>();
-    int placed = 0;
-    for (CompiledPod pod : queue) {
-      if (snapshot.schedulePodOnAnyNode(pod).placed()) {
-        placed++;
-        continue;
-      }
-      int best = -1;
-      int bestZoneCount = Integer.MAX_VALUE;
-      int largest = (types - 1) * offerings;
-      for (int o = 0; o < offerings; o++) {
-        CompiledNode t = templates.get(largest + o);
-        int zoneCount = nodesPerZone.getOrDefault(t.labels().get(DiverseWorkload.ZONE), 0);
-        if (zoneCount < bestZoneCount && snapshot.checkOnTemplate(pod, t) instanceof FitResult.Fits) {
-          best = o;
-          bestZoneCount = zoneCount;
-        }
-      }
-      if (best < 0) {
-        continue;
-      }
-      CompiledNode t = templates.get(largest + best);
-      int node = snapshot.addNodeCopy(t, "node-" + offeringOfNode.size());
-      offeringOfNode.add(best);
-      nodesPerZone.merge(t.labels().get(DiverseWorkload.ZONE), 1, Integer::sum);
-      snapshot.addPod(pod, node);
-      placed++;
-    }
-
-    List<String> nodeTypes = new ArrayList<>(snapshot.nodeCount());
-    for (int n = 0; n < snapshot.nodeCount(); n++) {
-      nodeTypes.add(rightSize(snapshot, n, templates, offeringOfNode.get(n), offerings));
-    }
-    return new Solution(pods.size(), placed, nodeTypes);
-  }
-
-  private static String rightSize(
-      ClusterSnapshot snapshot, int node, List<CompiledNode> templates, int offering, int offerings) {
-    long cpu = snapshot.requested(node, ResourceIds.CPU);
-    long mem = snapshot.requested(node, ResourceIds.MEMORY);
-    int pods = snapshot.podCountOn(node);
-    int lo = 0;
-    int hi = templates.size() / offerings - 1;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      CompiledNode t = templates.get(mid * offerings + offering);
-      if (t.allocatable(ResourceIds.CPU) >= cpu && t.allocatable(ResourceIds.MEMORY) >= mem && t.maxPods() >= pods) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
+      for (Container c : p.getSpec().getContainers()) {
+        Quantity q = c.getResources().getRequests().get("cpu");
+        requestedMilli += q == null ? 0 : Quantities.milli(q);
       }
     }
-    return templates.get(lo * offerings + offering).name();
+    int placed = r.pendingPods().onNewNodes();
+    double ratio = requestedMilli == 0 ? Double.NaN : (double) provisionedMilli / requestedMilli;
+    return new Outcome(pods.size(), placed, nodes, ratio, perZone);
   }
 }

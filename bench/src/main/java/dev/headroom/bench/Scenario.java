@@ -21,6 +21,15 @@ public interface Scenario {
   /** Builds the inputs for {@code pods} pods. */
   Prepared prepare(int pods);
 
+  /**
+   * This scenario over a catalogue of {@code types} instance types ({@code --types}).
+   *
+   * @throws IllegalArgumentException when the scenario has no catalogue or {@code types} is not positive
+   */
+  default Scenario withTypes(int types) {
+    throw new IllegalArgumentException(name() + " has no instance-type catalogue (--types)");
+  }
+
   /** Inputs ready to be run once. */
   interface Prepared {
     /** Runs the measured work. */
@@ -33,6 +42,19 @@ public interface Scenario {
    * @param pods pods the scenario handled
    * @param placed pods that found a place
    * @param nodes nodes the result uses (new nodes for scale-up scenarios)
+   * @param provisionedPerRequestedCpu CPU capacity of the new nodes over the CPU the placed pods request (NaN when
+   *     the scenario adds no nodes)
+   * @param podsPerZone pods placed on new nodes, by the zone of their node group (empty when not applicable)
    */
-  record Outcome(int pods, int placed, int nodes) {}
+  record Outcome(int pods, int placed, int nodes, double provisionedPerRequestedCpu, java.util.SortedMap<String, Integer> podsPerZone) {
+
+    public Outcome {
+      podsPerZone = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(podsPerZone));
+    }
+
+    /** An outcome without capacity figures. */
+    public Outcome(int pods, int placed, int nodes) {
+      this(pods, placed, nodes, Double.NaN, new java.util.TreeMap<>());
+    }
+  }
 }

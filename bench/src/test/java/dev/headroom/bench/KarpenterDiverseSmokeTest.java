@@ -1,36 +1,45 @@
 package dev.headroom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Runs the bench scenario at a tiny size: every pod placed, a sane node count, valid JSON shape. */
+/** Runs the bench scenario (one runOnce over the catalogue) at tiny sizes: every pod placed, sane figures, JSON. */
 class KarpenterDiverseSmokeTest {
 
   @Test
-  void tinyRunPlacesEveryPod() {
-    KarpenterDiverse.Solution s =
-        KarpenterDiverse.solve(DiverseWorkload.templates(DiverseWorkload.INSTANCE_TYPES), DiverseWorkload.pods(250, KarpenterDiverse.SEED));
-    assertThat(s.placed()).isEqualTo(250);
-    // 50 hostname anti-affinity pods need 50 distinct nodes; nothing needs more than one node per pod.
-    assertThat(s.nodeTypes()).hasSizeBetween(50, 250);
-    assertThat(s.nodeTypes()).allMatch(t -> t.startsWith("it-"));
+  void tinyRunPlacesEveryPodAcrossTheZones() {
+    Scenario.Outcome o = new KarpenterDiverse().prepare(250).run();
+    assertThat(o.placed()).isEqualTo(250);
+    // 50 hostname anti-affinity pods need 50 distinct nodes; nothing needs more than one node per pod
+    assertThat(o.nodes()).isBetween(50, 250);
+    assertThat(o.provisionedPerRequestedCpu()).isGreaterThanOrEqualTo(1.0);
+    assertThat(o.podsPerZone().keySet()).containsExactly("test-zone-1", "test-zone-2", "test-zone-3");
+    assertThat(o.podsPerZone().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(250);
   }
 
   @Test
   void runnerPrintsTheDocumentedJson() {
-    BenchResult r = BenchRunner.run(new KarpenterDiverse(), 100, 0, 1);
+    BenchResult r = BenchRunner.run(new KarpenterDiverse(20), 100, 0, 1);
     assertThat(r.pods()).isEqualTo(100);
     assertThat(r.nodes()).isGreaterThanOrEqualTo(20);
     assertThat(r.toJson())
         .startsWith("{\"benchmark\":\"karpenter-diverse\",\"pods\":100,\"nodes\":")
-        .contains("\"seconds\":", "\"podsPerSecond\":", "\"peakHeapBytes\":", "\"cores\":", "\"jvm\":\"");
+        .contains("\"seconds\":", "\"podsPerSecond\":", "\"peakHeapBytes\":", "\"cores\":", "\"jvm\":\"",
+            "\"coldSeconds\":", "\"coldCpuSeconds\":", "\"provisionedPerRequestedCpu\":", "\"podsPerZone\":{\"test-zone-1\":");
   }
 
   @Test
   void sameSeedSameResult() {
-    var a = KarpenterDiverse.solve(DiverseWorkload.templates(50), DiverseWorkload.pods(120, 1));
-    var b = KarpenterDiverse.solve(DiverseWorkload.templates(50), DiverseWorkload.pods(120, 1));
-    assertThat(a).isEqualTo(b);
+    Scenario s = new KarpenterDiverse().withTypes(50);
+    assertThat(s.prepare(120).run()).isEqualTo(s.prepare(120).run());
+  }
+
+  @Test
+  void onlyTheCatalogueScenarioTakesTypes() {
+    assertThatThrownBy(() -> new RunOnceScaleUp().withTypes(3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--types");
+    assertThatThrownBy(() -> new KarpenterDiverse().withTypes(0)).isInstanceOf(IllegalArgumentException.class);
   }
 }

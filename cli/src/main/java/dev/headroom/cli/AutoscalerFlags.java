@@ -114,6 +114,10 @@ public final class AutoscalerFlags {
       paramLabel = "BOOL", description = "leave DaemonSet pods out of a node's utilisation (default: ${DEFAULT-VALUE})")
   boolean ignoreDaemonSetsUtilization;
 
+  @Option(names = "--" + AutoscalerOptions.PROVISIONING_PASS, arity = BOOL, fallbackValue = "true", paramLabel = "BOOL",
+      description = "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation (default: ${DEFAULT-VALUE})")
+  boolean provisioningPass;
+
   @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES", defaultValue = "",
       description = "schedulers whose not-yet-processed pods count as demand, comma-separated (default: none)")
   String bypassedSchedulerNames;
@@ -176,6 +180,7 @@ public final class AutoscalerFlags {
         .set(AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS, String.valueOf(skipNodesWithSystemPods))
         .set(AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE, String.valueOf(skipNodesWithLocalStorage))
         .set(AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION, String.valueOf(ignoreDaemonSetsUtilization))
+        .set(AutoscalerOptions.PROVISIONING_PASS, String.valueOf(provisioningPass))
         .set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, bypassedSchedulerNames)
         .bufferPodInjectionEnabled(injection);
     AutoscalerOptions options = b.build();

@@ -13,12 +13,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code headroom bench NAME [--pods N]}: runs a benchmark scenario and prints one JSON line. */
+/** {@code headroom bench NAME [--pods N] [--types T]}: runs a benchmark scenario and prints one JSON line. */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Runs a benchmark scenario after a warm-up and prints {benchmark, pods, nodes, seconds, "
-        + "podsPerSecond, peakHeapBytes, cores, jvm} as one JSON line.")
+        + "podsPerSecond, peakHeapBytes, cores, jvm, cpuSeconds, coldSeconds, coldCpuSeconds, "
+        + "provisionedPerRequestedCpu, podsPerZone} as one JSON line.")
 public final class BenchCommand implements Callable<Integer> {
 
   /** Flag for the pod count. */
@@ -31,6 +32,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = PODS_FLAG, paramLabel = "N", description = "Pod count (default: the scenario's).")
   Integer pods;
+
+  @Option(names = "--types", paramLabel = "T", description = "Instance types of the catalogue (karpenter-diverse; default 400).")
+  Integer types;
 
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "2", description = "Warm-up iterations (default 2).")
   int warmup;
@@ -55,8 +59,18 @@ public final class BenchCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+    Scenario chosen = scenario.get();
+    if (types != null) {
+      try {
+        chosen = chosen.withTypes(types);
+      } catch (IllegalArgumentException e) {
+        err.println("headroom bench: " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+    }
     try {
-      BenchResult r = BenchRunner.run(scenario.get(), n, warmup, iterations);
+      BenchResult r = BenchRunner.run(chosen, n, warmup, iterations);
       out.println(r.toJson());
       out.flush();
       return 0;

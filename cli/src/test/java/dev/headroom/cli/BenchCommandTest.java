@@ -26,6 +26,18 @@ class BenchCommandTest {
   }
 
   @Test
+  void typesSizeTheCatalogue() {
+    assertThat(run("bench", "karpenter-diverse", "--pods", "50", "--types", "10", "--warmup", "0", "--iterations", "1")).isZero();
+    assertThat(out.toString().trim()).contains("\"coldSeconds\":", "\"podsPerZone\":{");
+  }
+
+  @Test
+  void typesOnAScenarioWithoutCatalogueIsExitOne() {
+    assertThat(run("bench", "runonce-scaleup", "--pods", "50", "--types", "3")).isEqualTo(1);
+    assertThat(err.toString()).contains("runonce-scaleup has no instance-type catalogue (--types)");
+  }
+
+  @Test
   void unknownScenarioIsExitOneWithTheKnownNames() {
     assertThat(run("bench", "nope")).isEqualTo(1);
     assertThat(err.toString()).contains("unknown scenario 'nope'", "karpenter-diverse");

@@ -47,7 +47,7 @@ public class ClassPlacementBenchmark {
   public void setUp() {
     SchedulingCompiler compiler = new SchedulingCompiler();
     snapshot = new ClusterSnapshot(compiler);
-    List<CompiledNode> templates = DiverseWorkload.templates(10).stream().map(compiler::compile).toList();
+    List<CompiledNode> templates = DiverseWorkload.nodeGroups(10).stream().map(dev.headroom.core.nodegroup.NodeGroup::template).map(compiler::compile).toList();
     identicalTemplate = templates.get(templates.size() - 1);
     List<CompiledPod> pods = new ArrayList<>();
     for (int i = 0; i < 5000; i++) {
@@ -58,7 +58,7 @@ public class ClassPlacementBenchmark {
           .endResources().endContainer().endSpec().build()));
     }
     identical = PodClass.group(pods);
-    diverseTemplate = compiler.compile(DiverseWorkload.templates(DiverseWorkload.INSTANCE_TYPES).get(1995));
+    diverseTemplate = compiler.compile(DiverseWorkload.nodeGroups(DiverseWorkload.INSTANCE_TYPES).get(1995).template());
     List<CompiledPod> d = new ArrayList<>();
     for (Pod p : DiverseWorkload.pods(1000, 42)) {
       d.add(compiler.compile(p));

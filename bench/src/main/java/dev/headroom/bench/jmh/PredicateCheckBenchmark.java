@@ -42,7 +42,7 @@ public class PredicateCheckBenchmark {
   public void setUp() {
     SchedulingCompiler compiler = new SchedulingCompiler();
     snapshot = new ClusterSnapshot(compiler);
-    List<CompiledNode> templates = DiverseWorkload.templates(20).stream().map(compiler::compile).toList();
+    List<CompiledNode> templates = DiverseWorkload.nodeGroups(20).stream().map(dev.headroom.core.nodegroup.NodeGroup::template).map(compiler::compile).toList();
     for (int i = 0; i < 200; i++) {
       snapshot.addNodeCopy(templates.get(templates.size() - 5 + i % 5), "n-" + i);
     }

@@ -56,6 +56,7 @@ public final class Autoscaler {
   private final Supplier<SchedulingSimulation> simulations;
   /** {@code --bypassed-scheduler-names}. */
   private final Set<String> bypassedSchedulers;
+  private final ScaleUpPlanner planner;
   /** Virtual pods kept from the previous loop. */
   private final VirtualPodCache virtualPods = new VirtualPodCache();
   /** The pods as the previous loops read them. */
@@ -66,12 +67,22 @@ public final class Autoscaler {
   /** Placeholder node copies by name, kept across loops (bounded). */
   private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
   private static final int MAX_PLACEHOLDER_COPIES = 4096;
+  /** Sanitised template nodes by group id, kept across loops (bounded). */
+  private final Map<String, Placeholder> templateCopies = new HashMap<>();
   /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
   private Set<String> unloaded;
 
   public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
       BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
+    this(options, cluster, provider, events, statusWriter, state, simulations,
+        options.provisioningPass() ? new OnePassScaleUp() : new PerGroupEstimates());
+  }
+
+  /** As the public constructor, with the scale-up decision made by {@code planner} (tests compare planners). */
+  Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
+      BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations, ScaleUpPlanner planner) {
     Expanders.parse(options.expander());
+    this.planner = planner;
     this.options = options;
     this.cluster = cluster;
     this.staged = new StagedActuation(provider, events);
@@ -97,7 +108,10 @@ public final class Autoscaler {
     final Map<String, NodeGroup> groups = new LinkedHashMap<>();
     /** The node group of each node (read-only). */
     Map<String, String> groupOfNode = Map.of();
+    /** Each group's template source: its first Ready node, else the group's own template (placeholders copy it). */
     final Map<String, Node> templates = new HashMap<>();
+    /** Each group's template node as scale-up tests pods against it: sanitised, with a hostname of its own (§3.9). */
+    final Map<String, Node> templateNodes = new HashMap<>();
     /** Names of the Ready nodes (read-only). */
     Set<String> readyNodes = Set.of();
     final Set<String> placeholders = new HashSet<>();
@@ -303,8 +317,12 @@ public final class Autoscaler {
     return loaded;
   }
 
-  /** Each group's template: its first Ready node, else the group's own template. */
-  private static void templates(Loop loop, List<Node> nodes) {
+  /**
+   * Each group's template: its first Ready node, else the group's own template; and its sanitised copy
+   * {@code template-<group>} with a {@code kubernetes.io/hostname} of its own, as upstream gives every template node
+   * (so hostname spread constraints and hostname affinity see an empty domain of their own).
+   */
+  private void templates(Loop loop, List<Node> nodes) {
     for (NodeGroup g : loop.groups.values()) {
       Node sample = null;
       for (Node n : nodes) {
@@ -314,8 +332,28 @@ public final class Autoscaler {
           break;
         }
       }
-      loop.templates.put(g.id(), sample != null ? sample : g.template());
+      Node source = sample != null ? sample : g.template();
+      loop.templates.put(g.id(), source);
+      loop.templateNodes.put(g.id(), templateNode(g.id(), source));
     }
+  }
+
+  /**
+   * The sanitised template node of group {@code id} copied from {@code source}, kept across loops while the source
+   * is the same object at the same resourceVersion (so it is not copied and compiled again every loop).
+   */
+  private Node templateNode(String id, Node source) {
+    String rv = source.getMetadata() == null ? null : source.getMetadata().getResourceVersion();
+    Placeholder kept = templateCopies.get(id);
+    if (kept != null && kept.template() == source && java.util.Objects.equals(rv, kept.resourceVersion())) {
+      return kept.node();
+    }
+    Node copy = Nodes.sanitizedCopy(source, "template-" + id);
+    if (templateCopies.size() > MAX_PLACEHOLDER_COPIES) {
+      templateCopies.clear();
+    }
+    templateCopies.put(id, new Placeholder(source, rv, copy));
+    return copy;
   }
 
   private void addPlaceholders(Loop loop, ClusterStateRegistry registry) {
@@ -370,8 +408,10 @@ public final class Autoscaler {
     return new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
   }
 
-  private static Duration provisionTime(NodeGroup g) {
-    return g == null || g.options().maxNodeProvisionTime() == null ? Duration.ofMinutes(15) : g.options().maxNodeProvisionTime();
+  /** The group's own {@code maxNodeProvisionTime} when it sets one, else the global option. */
+  private Duration provisionTime(NodeGroup g) {
+    Duration own = g == null ? null : g.options().maxNodeProvisionTime();
+    return own != null ? own : options.maxNodeProvisionTime();
   }
 
   /**
@@ -518,56 +558,6 @@ public final class Autoscaler {
     }
   }
 
-  /**
-   * What a scale-up of group {@code g} would do for the pod classes, or null when it helps none; on the first round
-   * the reasons pods do not fit the group are counted in {@code perPod}.
-   */
-  private ExpansionOption expansionOption(Loop loop, NodeGroup g, List<List<Pod>> classes, List<Pod> all, boolean first,
-      Map<Pod, Map<String, Integer>> perPod, int nodeCount) {
-    String skip = skipReason(g, loop.now);
-    if (skip != null) {
-      if (first) {
-        for (Pod p : all) {
-          perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(skip, 1, Integer::sum);
-        }
-      }
-      return null;
-    }
-    Node template = loop.templates.get(g.id());
-    List<Pod> candidates = new ArrayList<>();
-    for (List<Pod> cls : classes) {
-      Optional<String> failure = loop.sim.checkOnTemplate(cls.get(0), template);
-      if (failure.isPresent()) {
-        if (first) {
-          for (Pod p : cls) {
-            perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge(failure.get(), 1, Integer::sum);
-          }
-        }
-      } else {
-        candidates.addAll(cls);
-      }
-    }
-    if (candidates.isEmpty()) {
-      return null;
-    }
-    int limit = Math.min(options.maxNodesPerScaleUp(), g.maxSize() - g.targetSize());
-    if (options.maxNodesTotal() > 0) {
-      limit = Math.min(limit, options.maxNodesTotal() - nodeCount);
-    }
-    if (limit <= 0) {
-      return null;
-    }
-    SchedulingSimulation.Estimate est = loop.sim.estimate(candidates, template, "template-" + g.id(), limit);
-    if (est.nodeCount() <= 0 || est.pods().isEmpty()) {
-      return null;
-    }
-    List<Map<String, Long>> reqs = new ArrayList<>(est.pods().size());
-    for (Pod p : est.pods()) {
-      reqs.add(loop.req(p));
-    }
-    return new ExpansionOption(g, est.nodeCount(), est.pods(), reqs);
-  }
-
   private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
@@ -593,8 +583,10 @@ public final class Autoscaler {
   }
 
   /**
-   * One scale-up phase: options per group, the expander's choice, the provider call, repeated while salvo
-   * scale-up allows. Its steps are methods of their own, so the JIT compiles small units.
+   * One scale-up phase: the planner's options ({@link PerGroupEstimates} by default, {@link OnePassScaleUp} with
+   * {@code provisioning-pass}), then the provider call for
+   * each, capped by {@code maxNodesTotal} and the group's maximum size. Its steps are methods of their own, so the
+   * JIT compiles small units.
    */
   private final class ScaleUpRun {
     final Loop loop;
@@ -604,7 +596,6 @@ public final class Autoscaler {
     final List<ScaleUpDecision> decisions = new ArrayList<>();
     final Map<Pod, ScaleUpDecision> triggered;
     final List<Pod> triggeredInOrder = new ArrayList<>();
-    final Set<String> used = new HashSet<>();
     boolean anyError;
     int nodeCount;
 
@@ -619,12 +610,29 @@ public final class Autoscaler {
     ScaleUpOutcome run() {
       Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
           new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
-      boolean first = true;
-      while (!all.isEmpty()) {
-        List<ExpansionOption> found = options(first);
-        first = false;
-        Optional<ExpansionOption> chosen = expanders.choose(found);
-        if (chosen.isEmpty() || !execute(chosen.get())) {
+      Instant now = loop.now;
+      ScaleUpPlanner.Input input = new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
+          loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod);
+      List<ExpansionOption> plan = planner.plan(input);
+      if (!options.salvoScaleUp()) {
+        // CA's default: one group per loop, the expander's pick among the plan's options (real pods first); the
+        // other pods wait for the next loop, which sees the chosen group's nodes as upcoming
+        List<ExpansionOption> choices = new ArrayList<>(plan);
+        if (options.realPodsFirst() && choices.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
+          choices.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
+        }
+        List<ExpansionOption> chosen = expanders.choose(choices).map(List::of).orElse(List.of());
+        List<Pod> waiting = new ArrayList<>();
+        for (ExpansionOption o : plan) {
+          if (!chosen.contains(o)) {
+            waiting.addAll(o.pods());
+          }
+        }
+        OnePassScaleUp.countReasons(input, waiting);
+        plan = chosen;
+      }
+      for (ExpansionOption o : plan) {
+        if (!execute(o)) {
           break;
         }
       }
@@ -645,41 +653,25 @@ public final class Autoscaler {
       return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), noGroups);
     }
 
-    /** The expansion options of the groups not used yet (real pods first when so configured). */
-    private List<ExpansionOption> options(boolean first) {
-      List<List<Pod>> classes = loop.sim.equivalenceGroups(all);
-      List<ExpansionOption> found = new ArrayList<>();
-      for (NodeGroup g : loop.groups.values()) {
-        if (!used.contains(g.id())) {
-          ExpansionOption option = expansionOption(loop, g, classes, all, first, perPod, nodeCount);
-          if (option != null) {
-            found.add(option);
-          }
-        }
-      }
-      if (options.realPodsFirst() && found.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
-        found.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
-      }
-      return found;
-    }
-
-    /** Scales the chosen option's group up; false when the phase stops here. */
+    /** Scales the option's group up; false when no further option may be executed (node total reached). */
     private boolean execute(ExpansionOption o) {
-      NodeGroup g = o.group();
+      NodeGroup g = loop.groups.get(o.group().id());
       int delta = o.nodeCount();
       if (options.maxNodesTotal() > 0 && delta > options.maxNodesTotal() - nodeCount) {
         delta = options.maxNodesTotal() - nodeCount;
         loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
             String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
+        if (delta < 1) {
+          return false;
+        }
       }
       delta = Math.min(delta, g.maxSize() - g.targetSize());
       if (delta < 1) {
-        return false;
+        return true;
       }
       int newSize = g.targetSize() + delta;
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_BEFORE, g.id(), newSize, g.targetSize(), g.maxSize())));
-      used.add(g.id());
       try {
         provider.increaseSize(g.id(), delta);
       } catch (NodeGroupProvider.ProviderException e) {
@@ -690,14 +682,14 @@ public final class Autoscaler {
         for (Pod p : o.pods()) {
           perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge("scale-up execution failed", 1, Integer::sum);
         }
-        return options.salvoScaleUp();
+        return true;
       }
-      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g).equals(Duration.ofMinutes(15)) ? options.maxNodeProvisionTime() : provisionTime(g));
+      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g));
       state.scaledUp(loop.now);
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
       record(o, g, delta, newSize);
-      return options.salvoScaleUp();
+      return true;
     }
 
     /** Books a successful scale-up: the decision, the group's new size, the pods it helps. */
@@ -867,7 +859,7 @@ public final class Autoscaler {
         return true;
       }
     }
-    for (Node t : loop.templates.values()) {
+    for (Node t : loop.templateNodes.values()) {
       if (loop.sim.fitsEmptyNode(chunk, t)) {
         return true;
       }

@@ -47,7 +47,8 @@ public record AutoscalerOptions(
     boolean realPodsFirst,
     boolean salvoScaleUp,
     long randomSeed,
-    String bypassedSchedulerNames) {
+    String bypassedSchedulerNames,
+    boolean provisioningPass) {
 
   /** Flag names (kebab-case of the option names; CA spelling where CA has the flag). */
   public static final String SCAN_INTERVAL = "scan-interval";
@@ -88,6 +89,11 @@ public record AutoscalerOptions(
   public static final String RANDOM_SEED = "random-seed";
   /** Upstream flag: schedulers whose not-yet-processed pods count as demand (comma-separated). */
   public static final String BYPASSED_SCHEDULER_NAMES = "bypassed-scheduler-names";
+  /**
+   * Headroom: scale up with the one provisioning pass over every group ({@link OnePassScaleUp}, for catalogues of
+   * hundreds or thousands of groups) instead of CA's per-group estimation ({@link PerGroupEstimates}, the default).
+   */
+  public static final String PROVISIONING_PASS = "provisioning-pass";
 
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
@@ -134,7 +140,8 @@ public record AutoscalerOptions(
           true,
           false,
           0L,
-          "");
+          "",
+          false);
 
   /** Flag name → default value text, for help output and documentation; generated from {@link #DEFAULTS}. */
   public static final Map<String, String> FLAGS = flags(DEFAULTS);
@@ -189,6 +196,7 @@ public record AutoscalerOptions(
     m.put(SALVO_SCALE_UP, "" + o.salvoScaleUp);
     m.put(RANDOM_SEED, "" + o.randomSeed);
     m.put(BYPASSED_SCHEDULER_NAMES, o.bypassedSchedulerNames);
+    m.put(PROVISIONING_PASS, "" + o.provisioningPass);
     return Map.copyOf(m);
   }
 
@@ -322,6 +330,7 @@ public record AutoscalerOptions(
     public Builder skipNodesWithSystemPods(boolean b) { return put("skipNodesWithSystemPods", b); }
     public Builder enforceNodeGroupMinSize(boolean b) { return put("enforceNodeGroupMinSize", b); }
     public Builder bypassedSchedulerNames(String s) { return put("bypassedSchedulerNames", s); }
+    public Builder provisioningPass(boolean b) { return put("provisioningPass", b); }
 
     /** The options. */
     @SuppressWarnings("unchecked")

@@ -181,6 +181,32 @@ public interface SchedulingSimulation {
     return q == null ? 0 : dev.headroom.core.resources.Quantities.milli(q);
   }
 
+  /**
+   * An open new node of {@link #provision}.
+   *
+   * @param pods the pods placed on it
+   * @param candidates indexes into the pass's templates of every template that holds all of them, ascending
+   */
+  record NewNode(List<Pod> pods, int[] candidates) {}
+
+  /**
+   * One provisioning pass ({@code dev.headroom.core.scheduling.Provisioner}): places {@code pods} onto open new
+   * nodes, each carrying the templates still compatible with every pod on it; templates with {@code open[i]} false
+   * never open a node; a node opens with the template {@code preference} names for the opening pod's shape when the
+   * pod fits it. At most {@code maxNodes} nodes; the snapshot is unchanged afterwards.
+   */
+  List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference);
+
+  /**
+   * Which template a new node should open with for pods like {@code exemplar}: {@code count} such pods are pending,
+   * {@code templates[k]} (an index into the pass's templates) holds {@code podsPerNode[k]} of them per node.
+   */
+  @FunctionalInterface
+  interface Preference {
+    /** The preferred template index, or -1 for none (the pass then opens the largest compatible template). */
+    int prefer(Pod exemplar, int count, int[] templates, int[] podsPerNode);
+  }
+
   /** The binpacking estimator's answer for one group. */
   record Estimate(int nodeCount, List<Pod> pods) {}
 

@@ -592,6 +592,30 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
+  public List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference) {
+    List<CompiledPod> compiledPods = new ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      compiledPods.add(compiled(p));
+    }
+    List<CompiledNode> compiledTemplates = new ArrayList<>(templates.size());
+    for (Node t : templates) {
+      compiledTemplates.add(compiled(t));
+    }
+    dev.headroom.core.scheduling.Provisioner.Result r =
+        new dev.headroom.core.scheduling.Provisioner(snapshot, compiledTemplates, open, maxNodes,
+            (exemplar, count, ts, perNode) -> preference.prefer(exemplar.pod(), count, ts, perNode)).run(compiledPods);
+    List<NewNode> out = new ArrayList<>(r.nodes().size());
+    for (dev.headroom.core.scheduling.Provisioner.NewNode n : r.nodes()) {
+      List<Pod> on = new ArrayList<>(n.pods().size());
+      for (CompiledPod c : n.pods()) {
+        on.add(c.pod());
+      }
+      out.add(new NewNode(List.copyOf(on), n.candidates()));
+    }
+    return out;
+  }
+
+  @Override
   public Estimate estimate(List<Pod> candidates, Node template, String namePrefix, int maxNodes) {
     List<CompiledPod> compiledPods = new ArrayList<>(candidates.size());
     for (Pod p : candidates) {

@@ -396,6 +396,15 @@ public final class ClusterSnapshot {
     return top.nodeCount - top.liveNodes;
   }
 
+  /** The topology keys of the required anti-affinity terms of the pods in the snapshot (which new pods must respect). */
+  java.util.Set<String> ownerTopologyKeys() {
+    java.util.Set<String> keys = new java.util.TreeSet<>();
+    for (AffinityTerm t : ownerTerms) {
+      keys.add(t.topologyKey());
+    }
+    return keys;
+  }
+
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
   public int addNodeCopy(CompiledNode template, String name) {
     return addNode(template.copyAs(name));

@@ -62,6 +62,17 @@ public final class CompiledNode {
         node, newName, Map.copyOf(l), allocatable, maxPods, unschedulable, taints, taintGroup, origin());
   }
 
+  /**
+   * A copy of this node named {@code newName} without a {@code kubernetes.io/hostname} label: it stands for a
+   * topology domain new nodes may open, and counts for no hostname-keyed constraint.
+   */
+  CompiledNode domainStandIn(String newName) {
+    Map<String, String> l = new HashMap<>(labels);
+    l.remove(HOSTNAME_LABEL);
+    return new CompiledNode(
+        node, newName, Map.copyOf(l), allocatable, maxPods, unschedulable, taints, taintGroup, origin());
+  }
+
   /** The fabric8 node (for a template copy: the template's). */
   public Node node() {
     return node;

@@ -23,6 +23,10 @@ public final class PriceExpander implements Expander {
   private final double unitCpu;
   private final double unitMem;
   private final Map<String, Double> unitAcc = new TreeMap<>();
+  /** The value of CA's 500m / 500Mi stabilisation pod. */
+  private final double stabilisation;
+  /** Accelerators offered, per group object (one expander serves one loop). */
+  private final Map<NodeGroup, List<String>> accelerators = new java.util.IdentityHashMap<>();
 
   public PriceExpander(List<NodeGroup> groups) {
     double cpu = Double.POSITIVE_INFINITY;
@@ -46,6 +50,7 @@ public final class PriceExpander implements Expander {
     }
     unitCpu = Double.isInfinite(cpu) ? 0 : cpu;
     unitMem = Double.isInfinite(mem) ? 0 : mem;
+    stabilisation = value(Map.of("cpu", 500L, "memory", 500L * 1024 * 1024 * 1000));
   }
 
   @Override
@@ -64,20 +69,31 @@ public final class PriceExpander implements Expander {
 
   /** The score of an option (lower is better). */
   public double score(ExpansionOption o) {
-    double s = value(Map.of("cpu", 500L, "memory", 500L * 1024 * 1024 * 1000));
+    double s = stabilisation;
     double podValue = 0;
     for (Map<String, Long> r : o.podRequests()) {
       podValue += value(r);
     }
     double score = (o.nodeCount() * o.group().pricePerHour() + s) / (podValue + s);
-    Map<String, Quantity> alloc = allocatable(o.group());
-    for (String acc : ACCELERATORS) {
-      if (amount(alloc, acc) > 0 && o.totalRequest(acc) == 0) {
+    for (String acc : accelerators.computeIfAbsent(o.group(), PriceExpander::acceleratorsOf)) {
+      if (o.totalRequest(acc) == 0) {
         score *= 1000;
         break;
       }
     }
     return score;
+  }
+
+  /** The accelerator resources a group's template offers. */
+  private static List<String> acceleratorsOf(NodeGroup g) {
+    Map<String, Quantity> alloc = allocatable(g);
+    List<String> out = new ArrayList<>();
+    for (String acc : ACCELERATORS) {
+      if (amount(alloc, acc) > 0) {
+        out.add(acc);
+      }
+    }
+    return out;
   }
 
   @Override
