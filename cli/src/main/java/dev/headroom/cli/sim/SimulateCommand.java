@@ -62,7 +62,11 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--threads", paramLabel = "N", description = "Strategies simulated in parallel (default: available processors).")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "1",
+      description = "Seeds per strategy, pooled: the first seed, then the next ones (default: ${DEFAULT-VALUE}).")
+  int seeds;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Runs simulated in parallel (default: available processors).")
   Integer threads;
 
   @Override
@@ -71,6 +75,10 @@ public final class SimulateCommand implements Callable<Integer> {
     PrintWriter stderr = spec.commandLine().getErr();
     if (!FORMAT_TEXT.equals(format) && !FORMAT_JSON.equals(format)) {
       stderr.println("headroom simulate: unknown output format \"" + format + "\" (use text or json)");
+      return 1;
+    }
+    if (seeds < 1 || (threads != null && threads < 1)) {
+      stderr.println("headroom simulate: --seeds and --threads must be at least 1");
       return 1;
     }
     Scenario scenario;
@@ -85,7 +93,7 @@ public final class SimulateCommand implements Callable<Integer> {
         ? new ProgressBar(System.err, System::nanoTime, "simulating " + scenario.name()) : null;
     SimulationReport report;
     try {
-      report = ScenarioRunner.run(scenario, s, threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
+      report = ScenarioRunner.run(scenario, ScenarioRunner.seeds(s, seeds), threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
     } catch (IllegalArgumentException e) {
       // a combination the core refuses (its own validation) that the scenario reader did not catch first
       stderr.println("headroom simulate: " + scenario.file() + ": " + e.getMessage());

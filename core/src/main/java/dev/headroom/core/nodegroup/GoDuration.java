@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 public final class GoDuration {
 
   private static final Pattern PART = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)");
+  private static final Pattern PART_WITH_DAYS = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h|d|w)");
 
   private GoDuration() {}
 
@@ -23,6 +24,20 @@ public final class GoDuration {
    * @throws IllegalArgumentException with a message naming the offending text
    */
   public static Duration parse(String text) {
+    return parse(text, PART);
+  }
+
+  /**
+   * Parses a duration that may also use Prometheus' day and week units, {@code d} (24h) and {@code w} (7d), as in
+   * {@code 7d} or {@code 1d12h}: for scenario files, whose time spans are days, not for Go-typed fields.
+   *
+   * @throws IllegalArgumentException with a message naming the offending text
+   */
+  public static Duration parseWithDays(String text) {
+    return parse(text, PART_WITH_DAYS);
+  }
+
+  private static Duration parse(String text, Pattern part) {
     if (text == null || text.isEmpty()) {
       throw new IllegalArgumentException("invalid duration \"\"");
     }
@@ -36,7 +51,7 @@ public final class GoDuration {
     if (s.equals("0")) {
       return Duration.ZERO;
     }
-    Matcher m = PART.matcher(s);
+    Matcher m = part.matcher(s);
     int pos = 0;
     BigDecimal nanos = BigDecimal.ZERO;
     while (pos < s.length()) {
@@ -60,6 +75,8 @@ public final class GoDuration {
       case "ms" -> BigDecimal.valueOf(1_000_000L);
       case "s" -> BigDecimal.valueOf(1_000_000_000L);
       case "m" -> BigDecimal.valueOf(60_000_000_000L);
+      case "d" -> BigDecimal.valueOf(86_400_000_000_000L);
+      case "w" -> BigDecimal.valueOf(604_800_000_000_000L);
       default -> BigDecimal.valueOf(3_600_000_000_000L);
     };
   }

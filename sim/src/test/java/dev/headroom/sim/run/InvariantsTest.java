@@ -122,9 +122,9 @@ class InvariantsTest {
   }
 
   @Test
-  void skippingOnTheDefaultScenarioChangesNothing() {
+  void skippingOnTheWebSpikeScenarioChangesNothing() {
     // three node groups, scale-downs with unremovable rechecks and cooldowns, balloons preempted with a delay
-    Scenario s = dev.headroom.sim.scenario.DefaultScenario.load();
+    Scenario s = ScenarioParser.parseFile(java.nio.file.Path.of("..", "examples", "scenarios", "web-spike.yaml"));
     long skipped = 0;
     for (Scenario.Strategy st : s.strategies()) {
       Simulation skipping = new Simulation(s, st, s.seed(), null);
