@@ -3,6 +3,7 @@ package dev.headroom.cli.sim;
 import dev.headroom.cli.OutputSerialization;
 import dev.headroom.core.nodegroup.GoDuration;
 import dev.headroom.sim.recommend.BufferSizeSearch;
+import dev.headroom.sim.recommend.HourlySchedule;
 import dev.headroom.sim.report.ProgressBar;
 import dev.headroom.sim.report.TextTable;
 import dev.headroom.sim.run.PooledResult;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -73,6 +75,10 @@ public final class RecommendCommand implements Callable<Integer> {
 
   @Option(names = "--threads", paramLabel = "N", description = "Runs in parallel (default: available processors).")
   Integer threads;
+
+  @Option(names = "--by-hour", description = "Also propose a size per hour of day (UTC), as buffers with the"
+      + " headroom.dev/active-schedule annotation, and the cost saved against the best constant size.")
+  boolean byHour;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = SimulateCommand.FORMAT_TEXT,
       description = "Output format: text, json or yaml (the recommended CapacityBuffers) (default: ${DEFAULT-VALUE}).")
@@ -134,7 +140,27 @@ public final class RecommendCommand implements Callable<Integer> {
         bar.finish();
       }
     }
-    if (FORMAT_YAML.equals(format)) {
+    HourlySchedule.Result hourly = null;
+    if (byHour) {
+      if (r.recommended().isEmpty()) {
+        stderr.println("headroom recommend: --by-hour: no constant size meets the SLO, so no schedule is searched");
+      } else {
+        try {
+          hourly = HourlySchedule.search(scenario, r, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+              null);
+        } catch (IllegalArgumentException e) {
+          stderr.println("headroom recommend: " + e.getMessage());
+          return 1;
+        }
+      }
+    }
+    if (FORMAT_YAML.equals(format) && hourly != null) {
+      if (!hourly.meetsSlo()) {
+        stderr.println("headroom recommend: --by-hour: no schedule met the SLO in " + hourly.rounds() + " rounds");
+        return 2;
+      }
+      stdout.print(hourlyYaml(r, hourly));
+    } else if (FORMAT_YAML.equals(format)) {
       if (r.recommended().isEmpty()) {
         stderr.println("headroom recommend: no size tried meets the SLO; try larger --percentages or --replicas");
         return 2;
@@ -142,6 +168,9 @@ public final class RecommendCommand implements Callable<Integer> {
       stdout.print(yaml(r));
     } else {
       stdout.print(SimulateCommand.FORMAT_JSON.equals(format) ? json(r) : text(r));
+      if (hourly != null && SimulateCommand.FORMAT_TEXT.equals(format)) {
+        stdout.print(hourlyText(r, hourly));
+      }
     }
     stdout.flush();
     return r.recommended().isPresent() ? 0 : 2;
@@ -222,6 +251,44 @@ public final class RecommendCommand implements Callable<Integer> {
         .append(", at most ").append(secs(p.pooled().p99().high())).append(" (target ").append(num(r.sloP99Seconds(), 1))
         .append("s), ").append(costLabel(r)).append(' ').append(num(p.cost(), 2)).append(" per run\n");
     for (var buffer : BufferSizeSearch.buffers(r, p)) {
+      String doc = OutputSerialization.INSTANCE.asYaml(buffer);
+      b.append(doc.startsWith("---") ? doc : "---\n" + doc);
+      if (!doc.endsWith("\n")) {
+        b.append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  static String hourlyText(BufferSizeSearch.Result r, HourlySchedule.Result h) {
+    StringBuilder b = new StringBuilder("\nBy hour of day (UTC):\n");
+    for (Map.Entry<Integer, String> e : HourlySchedule.windows(h.sizes()).entrySet()) {
+      b.append("  ").append(e.getKey()).append("%  ").append(e.getValue()).append('\n');
+    }
+    if (java.util.Arrays.stream(h.sizes()).anyMatch(x -> x == 0)) {
+      b.append("  no buffer in the other hours\n");
+    }
+    PooledResult s = h.schedule().pooled();
+    BufferSizeSearch.Point best = r.recommended().orElseThrow();
+    b.append("Schedule simulated as a whole (").append(h.rounds()).append(h.rounds() == 1 ? " round" : " rounds")
+        .append("): p99 ").append(interval(s.p99())).append(", ").append(costLabel(r)).append(' ')
+        .append(num(h.schedule().cost(), 2)).append(h.meetsSlo() ? ", meets the SLO" : ", misses the SLO").append('\n');
+    double saved = best.cost() - h.schedule().cost();
+    b.append(h.meetsSlo() ? "Saves " : "Would save ").append(num(saved, 2)).append(" (").append(change(h.schedule().cost(), best.cost()))
+        .append(") against ").append(best.name()).append(", the best constant size at the same SLO.");
+    b.append(h.meetsSlo() ? " Print the scheduled buffers with -o yaml.\n" : "\n");
+    return b.toString();
+  }
+
+  static String hourlyYaml(BufferSizeSearch.Result r, HourlySchedule.Result h) {
+    BufferSizeSearch.Point best = r.recommended().orElseThrow();
+    StringBuilder b = new StringBuilder();
+    b.append("# headroom recommend --by-hour on scenario ").append(r.scenario()).append(", ").append(TextTable.seeds(r.seeds()))
+        .append(": p99 pod wait ").append(secs(h.schedule().pooled().p99().value())).append(", at most ")
+        .append(secs(h.schedule().pooled().p99().high())).append(" (target ").append(num(r.sloP99Seconds(), 1)).append("s), ")
+        .append(costLabel(r)).append(' ').append(num(h.schedule().cost(), 2)).append(" per run, ")
+        .append(change(h.schedule().cost(), best.cost())).append(" against ").append(best.name()).append('\n');
+    for (var buffer : HourlySchedule.buffers(r.targets(), h.sizes())) {
       String doc = OutputSerialization.INSTANCE.asYaml(buffer);
       b.append(doc.startsWith("---") ? doc : "---\n" + doc);
       if (!doc.endsWith("\n")) {

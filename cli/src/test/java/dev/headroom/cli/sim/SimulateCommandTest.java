@@ -144,4 +144,24 @@ class SimulateCommandTest {
         "--threads", "1").out()).isEqualTo(r.out());
     assertThat(run(RecommendCommand.NAME, tiny(), "--slo-p99", "soon").code()).isEqualTo(1);
   }
+
+  @Test
+  void byHourPrintsScheduledBuffersThatCoreReadsBack() throws Exception {
+    // the tiny scenario lasts 30 minutes: only 00:00-01:00 has pods, so the schedule holds a buffer in that hour only
+    Run text = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour");
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains("By hour of day (UTC):", "Mon-Sun 00:00-01:00 UTC", "no buffer in the other hours",
+        "the best constant size at the same SLO");
+    Run yaml = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour",
+        "-o", "yaml");
+    assertThat(yaml.code()).as(yaml.err()).isZero();
+    assertThat(yaml.out()).startsWith("# headroom recommend --by-hour");
+    dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
+    String schedule = cb.getMetadata().getAnnotations().get("headroom.dev/active-schedule");
+    assertThat(schedule).isEqualTo("Mon-Sun 00:00-01:00 UTC");
+    dev.headroom.core.buffer.ActiveSchedule parsed = dev.headroom.core.buffer.ActiveSchedule.parse(schedule);
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T00:30:00Z")).active()).isTrue();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T01:30:00Z")).active()).isFalse();
+  }
 }

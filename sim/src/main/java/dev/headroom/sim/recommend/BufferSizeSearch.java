@@ -35,7 +35,8 @@ public final class BufferSizeSearch {
    * One evaluated size: its results pooled over every seed. It meets the SLO when the upper end of its p99
    * interval does.
    */
-  public record Point(String name, Integer percentage, Integer replicas, PooledResult pooled, boolean meetsSlo) {
+  public record Point(String name, Integer percentage, Integer replicas, PooledResult pooled, boolean meetsSlo,
+      List<StrategyResult> runs) {
     /** Mean cost per seed. */
     public double cost() {
       return pooled.cost();
@@ -126,7 +127,7 @@ public final class BufferSizeSearch {
     return new Result(scenario.name(), seeds, slo, scenario.currency(), targets, curve, best);
   }
 
-  private static List<Point> evaluate(Scenario scenario, List<Long> seeds, List<Scenario.Strategy> strategies,
+  static List<Point> evaluate(Scenario scenario, List<Long> seeds, List<Scenario.Strategy> strategies,
       double slo, int threads, DoubleConsumer progress) {
     List<List<StrategyResult>> runs = ScenarioRunner.runAll(scenario.withStrategies(strategies), seeds, threads, progress,
         false);
@@ -142,7 +143,7 @@ public final class BufferSizeSearch {
       } else {
         pct = 0;
       }
-      out.add(new Point(s.name(), pct, reps, s, s.p99().high() <= sloMillis));
+      out.add(new Point(s.name(), pct, reps, s, s.p99().high() <= sloMillis, runs.get(i)));
     }
     return out;
   }
@@ -158,6 +159,7 @@ public final class BufferSizeSearch {
       b.setApiVersion(CapacityBuffer.API_VERSION);
       b.setKind(CapacityBuffer.KIND);
       b.setMetadata(new ObjectMetaBuilder().withName(w.name() + "-buffer").withNamespace(w.namespace()).build());
+      b.getMetadata().setAnnotations(null);
       CapacityBufferSpec spec = new CapacityBufferSpec();
       spec.setScalableRef(new ScalableRef("apps", "Deployment", w.name()));
       spec.setPercentage(point.percentage() != null && point.percentage() == 0 && point.replicas() == null ? null
@@ -172,7 +174,7 @@ public final class BufferSizeSearch {
     return out;
   }
 
-  private static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
+  static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
     if ((percentage != null && percentage == 0 && replicas == null) || (replicas != null && replicas == 0 && percentage == null)) {
       return new Scenario.NoBuffer(percentage != null ? "buffer-0pct" : "buffer-0");
     }

@@ -220,8 +220,16 @@ public record Scenario(
     }
   }
 
-  /** A CapacityBuffer: name, namespace and spec. */
-  public record BufferDef(String name, String namespace, CapacityBufferSpec spec) {}
+  /**
+   * A CapacityBuffer: name, namespace, spec and, optionally, its {@code headroom.dev/active-schedule} annotation
+   * (null: always active).
+   */
+  public record BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule) {
+    /** A buffer without a schedule. */
+    public BufferDef(String name, String namespace, CapacityBufferSpec spec) {
+      this(name, namespace, spec, null);
+    }
+  }
 
   /**
    * A warm pool of stopped instances for one node group.

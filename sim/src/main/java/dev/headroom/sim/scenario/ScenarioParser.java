@@ -566,7 +566,8 @@ public final class ScenarioParser {
   }
 
   private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads) {
-    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy"));
+    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy",
+        "activeSchedule"));
     YamlValue w = b.required("workload");
     Scenario.Workload target = findWorkload(w, workloads);
     String name = b.get("name") == null ? target.name() + "-buffer" : dnsName(b.get("name"));
@@ -591,7 +592,16 @@ public final class ScenarioParser {
     if (b.get("provisioningStrategy") != null) {
       spec.setProvisioningStrategy(b.get("provisioningStrategy").string());
     }
-    return new Scenario.BufferDef(name, target.namespace(), spec);
+    String schedule = null;
+    if (b.get("activeSchedule") != null) {
+      schedule = b.get("activeSchedule").string();
+      try {
+        dev.headroom.core.buffer.ActiveSchedule.parse(schedule);
+      } catch (IllegalArgumentException e) {
+        throw b.get("activeSchedule").error(e.getMessage());
+      }
+    }
+    return new Scenario.BufferDef(name, target.namespace(), spec, schedule);
   }
 
   private static Scenario.Workload findWorkload(YamlValue ref, List<Scenario.Workload> workloads) {

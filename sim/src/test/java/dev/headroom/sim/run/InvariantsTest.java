@@ -137,4 +137,21 @@ class InvariantsTest {
     }
     assertThat(skipped).isPositive();
   }
+
+  @Test
+  void aScheduledBufferHoldsReplicasOnlyInsideItsWindow() {
+    // the buffer controller's own schedule overlay switches the buffer on at 00:20 (UTC, the simulated clock's zone);
+    // the simulated controller re-reconciles at that boundary, as the cluster runtime does
+    String text = scenario(String.join("\n",
+        "    - type: buffer",
+        "      buffers: [{workload: app, replicas: 3, activeSchedule: \"Mon-Sun 00:20-01:00 UTC\"}]"), 6);
+    StrategyResult r = run(text, "buffer-3");
+    for (TickSample t : r.ticks()) {
+      if (t.seconds() < 20 * 60) {
+        assertThat(t.bufferReplicas()).as("at " + t.seconds()).isZero();
+      } else if (t.seconds() >= 20 * 60 + 10) {
+        assertThat(t.bufferReplicas()).as("at " + t.seconds()).isEqualTo(3);
+      }
+    }
+  }
 }
