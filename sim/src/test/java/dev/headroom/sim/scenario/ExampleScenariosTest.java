@@ -24,6 +24,9 @@ class ExampleScenariosTest {
     assertThat(web.points().get(0).seconds()).isZero();
     assertThat(web.points().get(1440).seconds()).isEqualTo(86_400);
     assertThat(shop.duration().toDays()).isEqualTo(1);
+    Scenario trace = ScenarioParser.parseFile(DIR.resolve("week-trace-50-nodes.yaml"));
+    assertThat(((LoadProfile.Trace) trace.workloads().get(0).load().profile()).points()).hasSize(10_080);
+    assertThat(trace.duration().toDays()).isEqualTo(7);
     Scenario spike = ScenarioParser.parseFile(DIR.resolve("web-spike.yaml"));
     assertThat(spike.workloads()).hasSize(1);
     Scenario q = ScenarioParser.parseFile(DIR.resolve("queue-workers.yaml"));
