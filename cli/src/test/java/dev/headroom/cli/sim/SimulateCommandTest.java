@@ -147,10 +147,12 @@ class SimulateCommandTest {
 
   @Test
   void byHourPrintsScheduledBuffersThatCoreReadsBack() throws Exception {
-    // the tiny scenario lasts 30 minutes: only 00:00-01:00 has pods, so the schedule holds a buffer in that hour only
+    // the tiny scenario lasts 30 minutes: only 00:00-01:00 has pods, so the schedule holds a buffer in that hour and,
+    // to be up before it, in the hour before (the day wraps around)
     Run text = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour");
     assertThat(text.code()).as(text.err()).isZero();
-    assertThat(text.out()).contains("By hour of day (UTC):", "Mon-Sun 00:00-01:00 UTC", "no buffer in the other hours",
+    assertThat(text.out()).contains("By hour of day (UTC):", "Mon-Sun 00:00-01:00 UTC; Mon-Sun 23:00-24:00 UTC",
+        "no buffer in the other hours",
         "the best constant size at the same SLO");
     Run yaml = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour",
         "-o", "yaml");
@@ -159,9 +161,11 @@ class SimulateCommandTest {
     dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
         .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
     String schedule = cb.getMetadata().getAnnotations().get("headroom.dev/active-schedule");
-    assertThat(schedule).isEqualTo("Mon-Sun 00:00-01:00 UTC");
+    assertThat(schedule).isEqualTo("Mon-Sun 00:00-01:00 UTC; Mon-Sun 23:00-24:00 UTC");
     dev.headroom.core.buffer.ActiveSchedule parsed = dev.headroom.core.buffer.ActiveSchedule.parse(schedule);
     assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T00:30:00Z")).active()).isTrue();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T23:30:00Z")).active()).isTrue();
     assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T01:30:00Z")).active()).isFalse();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T12:00:00Z")).active()).isFalse();
   }
 }

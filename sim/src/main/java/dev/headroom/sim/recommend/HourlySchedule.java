@@ -23,15 +23,16 @@ import java.util.function.DoubleConsumer;
  * CapacityBuffers with the {@code headroom.dev/active-schedule} annotation that core's {@code ActiveSchedule}
  * parses — one buffer per size and workload, active in the hours that need that size, so exactly one is active at
  * any time. Each hour first gets the smallest grid percentage whose pods created in that hour (pooled over the
- * seeds) meet the SLO with the upper end of their p99 interval; the schedule is then simulated as a whole, since a
- * buffer switched off in one hour leaves the next hour without the nodes it brought, and every hour over the SLO,
+ * seeds) meet the SLO with the upper end of their p99 interval, and holds at least the next hour's size (a buffer
+ * must be up before the demand it is for); the schedule is then simulated as a whole, since a buffer switched off
+ * in one hour leaves the next hour without the nodes it brought, and every hour over the SLO,
  * with the hour before it, is raised to the next grid size until the whole run meets the SLO (at most
  * {@link #ROUNDS} rounds).
  */
 public final class HourlySchedule {
 
   /** Simulation rounds of the whole schedule. */
-  public static final int ROUNDS = 4;
+  public static final int ROUNDS = 6;
   private static final long HOUR = 3_600_000L;
 
   /**
@@ -64,6 +65,8 @@ public final class HourlySchedule {
         }
       }
     }
+    // a buffer must be up before its hour: nodes take minutes to join, so each hour also holds the next one's size
+    sizes = aheadOfDemand(sizes);
     BufferSizeSearch.Point last = null;
     int round = 0;
     while (round < ROUNDS) {
@@ -110,6 +113,15 @@ public final class HourlySchedule {
       perRun.add(Arrays.copyOf(buf, n));
     }
     return Bootstrap.percentiles(perRun, new double[] {99}, Bootstrap.seedOf(seeds, name + "/hour-" + h))[0].high();
+  }
+
+  /** Each hour at least the size of the hour after it (the day wraps around). */
+  static int[] aheadOfDemand(int[] sizes) {
+    int[] out = sizes.clone();
+    for (int h = 0; h < 24; h++) {
+      out[h] = Math.max(sizes[h], sizes[(h + 1) % 24]);
+    }
+    return out;
   }
 
   private static int nextSize(List<BufferSizeSearch.Point> grid, int size) {
