@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     description = "Spare capacity ahead of demand for Kubernetes clusters.",
     subcommands = {CommandLine.HelpCommand.class, ExplainCommand.class, DemoCommand.class, BenchCommand.class,
         RunCommand.class, dev.headroom.cli.sim.SimulateCommand.class, dev.headroom.cli.sim.RecommendCommand.class,
+        dev.headroom.cli.sim.ScenarioCommand.class,
         PlanCommand.class, VersionCommand.class, CompletionCommand.class})
 public final class Main implements Runnable {
 

@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * The serialisation of command output: fabric8's Jackson 3 mapper. YAML strings stay quoted, so that values such
  * as {@code "True"} or {@code "123"} keep their type in every YAML reader.
  */
-final class OutputSerialization {
+public final class OutputSerialization {
 
   /** Shared, thread-safe instance. */
-  static final KubernetesSerialization INSTANCE = new KubernetesSerialization();
+  public static final KubernetesSerialization INSTANCE = new KubernetesSerialization();
 
   private OutputSerialization() {}
 }

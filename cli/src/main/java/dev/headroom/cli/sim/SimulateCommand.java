@@ -63,7 +63,11 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--threads", paramLabel = "N", description = "Strategies simulated in parallel (default: available processors).")
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "1",
+      description = "Seeds per strategy, pooled: the first seed, then the next ones (default: ${DEFAULT-VALUE}).")
+  int seeds;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Runs simulated in parallel (default: available processors).")
   Integer threads;
 
   @Override
@@ -76,6 +80,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (threads != null && threads < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threads);
     }
+    if (seeds < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--seeds must be at least 1, not " + seeds);
+    }
     Scenario scenario;
     try {
       scenario = ScenarioInput.load(scenarioFile);
@@ -87,7 +94,7 @@ public final class SimulateCommand implements Callable<Integer> {
     ProgressBar bar = ScenarioInput.progressBar(Terminal.detect(), format, System.err, "simulating " + scenario.name());
     SimulationReport report;
     try {
-      report = ScenarioRunner.run(scenario, s, threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
+      report = ScenarioRunner.run(scenario, ScenarioRunner.seeds(s, seeds), threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
     } catch (IllegalArgumentException e) {
       // a combination the core refuses (its own validation) that the scenario reader did not catch first
       stderr.println("headroom simulate: " + scenario.file() + ": " + e.getMessage());

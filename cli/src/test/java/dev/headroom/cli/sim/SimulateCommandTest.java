@@ -50,6 +50,8 @@ class SimulateCommandTest {
       assertThat(none.get("podWait").has(f)).as(f).isTrue();
     }
     assertThat(n.get("strategies").get(1).get("name").asText()).isEqualTo("buffer-50pct");
+    assertThat(n.get("seeds")).hasSize(1);
+    assertThat(none.get("pods").asInt()).isPositive();
     // same seed, same bytes
     assertThat(run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", "5").out()).isEqualTo(r.out());
   }
@@ -70,6 +72,28 @@ class SimulateCommandTest {
         .as("NO_COLOR turns off colour, not progress").isNotNull();
     assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(false, false), SimulateCommand.FORMAT_TEXT, err, "x")).isNull();
     assertThat(ScenarioInput.progressBar(new dev.headroom.cli.Terminal(true, true), SimulateCommand.FORMAT_JSON, err, "x")).isNull();
+  }
+
+  @Test
+  void seedsArePooledAndTheOutputDoesNotDependOnThePoolSize() throws Exception {
+    Run one = run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", "5", "--seeds", "3", "--threads", "1");
+    Run two = run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", "5", "--seeds", "3", "--threads", "2");
+    assertThat(one.code()).as(one.err()).isZero();
+    assertThat(two.out()).isEqualTo(one.out());
+    JsonNode n = JsonMapper.builder().build().readTree(one.out());
+    assertThat(n.get("seeds").toString()).isEqualTo("[5,6,7]");
+    JsonNode single = JsonMapper.builder().build().readTree(run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", "5").out());
+    int pods = 0;
+    for (long s = 5; s <= 7; s++) {
+      pods += JsonMapper.builder().build().readTree(run(SimulateCommand.NAME, tiny(), "-o", "json", "--seed", Long.toString(s))
+          .out()).get("strategies").get(0).get("pods").asInt();
+    }
+    assertThat(n.get("strategies").get(0).get("pods").asInt()).isEqualTo(pods)
+        .isGreaterThan(single.get("strategies").get(0).get("pods").asInt());
+    JsonNode p99 = n.get("strategies").get(0).get("podWaitInterval").get("p99");
+    assertThat(p99.get(0).asDouble()).isLessThanOrEqualTo(n.get("strategies").get(0).get("podWait").get("p99").asDouble());
+    assertThat(p99.get(1).asDouble()).isGreaterThanOrEqualTo(n.get("strategies").get(0).get("podWait").get("p99").asDouble());
+    assertThat(run(SimulateCommand.NAME, tiny(), "--seeds", "0").code()).isEqualTo(1);
   }
 
   @Test
@@ -106,7 +130,7 @@ class SimulateCommandTest {
 
   @Test
   void recommendFindsTheCheapestBufferMeetingTheSlo() throws Exception {
-    Run r = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "-o", "json");
+    Run r = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3", "-o", "json");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode n = JsonMapper.builder().build().readTree(r.out());
     assertThat(n.get("curve").size()).isGreaterThanOrEqualTo(2);
@@ -123,8 +147,50 @@ class SimulateCommandTest {
         assertThat(p.get("meetsSlo").asBoolean()).as(p.get("name").asText()).isFalse();
       }
     }
-    Run text = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100");
-    assertThat(text.out()).contains("Recommended: " + best, "p99", "cost");
+    // it meets the SLO with the upper end of its p99 interval
+    for (JsonNode p : n.get("curve")) {
+      assertThat(p.get("meetsSlo").asBoolean()).isEqualTo(p.get("p99Interval").get(1).asDouble() <= 60);
+    }
+    assertThat(n.get("seeds").asInt()).isEqualTo(3);
+    Run text = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3");
+    assertThat(text.out()).contains("Recommended: " + best, "p99 [95% CI]", "cost", "seeds 11..13 (3)");
+    // -o yaml: the recommended buffer, ready to apply, that the API's own validation accepts
+    Run yaml = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3", "-o", "yaml");
+    assertThat(yaml.code()).as(yaml.err()).isZero();
+    assertThat(yaml.out()).startsWith("# headroom recommend: " + best);
+    dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
+    assertThat(cb.getApiVersion()).isEqualTo("autoscaling.x-k8s.io/v1beta1");
+    assertThat(cb.getMetadata().getName()).isEqualTo("app-buffer");
+    assertThat(cb.getSpec().getPercentage()).isEqualTo(pct);
+    assertThat(cb.getSpec().getScalableRef().getName()).isEqualTo("app");
+    // same seeds, same bytes
+    assertThat(run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3", "-o", "json",
+        "--threads", "1").out()).isEqualTo(r.out());
     assertThat(run(RecommendCommand.NAME, tiny(), "--slo-p99", "soon").code()).isEqualTo(1);
+  }
+
+  @Test
+  void byHourPrintsScheduledBuffersThatCoreReadsBack() throws Exception {
+    // the tiny scenario lasts 30 minutes: only 00:00-01:00 has pods, so the schedule holds a buffer in that hour and,
+    // to be up before it, in the hour before (the day wraps around)
+    Run text = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour");
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains("By hour of day (UTC):", "Mon-Sun 00:00-01:00 UTC; Mon-Sun 23:00-24:00 UTC",
+        "no buffer in the other hours",
+        "the best constant size at the same SLO");
+    Run yaml = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,50,100", "--seeds", "2", "--by-hour",
+        "-o", "yaml");
+    assertThat(yaml.code()).as(yaml.err()).isZero();
+    assertThat(yaml.out()).startsWith("# headroom recommend --by-hour");
+    dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
+    String schedule = cb.getMetadata().getAnnotations().get("headroom.dev/active-schedule");
+    assertThat(schedule).isEqualTo("Mon-Sun 00:00-01:00 UTC; Mon-Sun 23:00-24:00 UTC");
+    dev.headroom.core.buffer.ActiveSchedule parsed = dev.headroom.core.buffer.ActiveSchedule.parse(schedule);
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T00:30:00Z")).active()).isTrue();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T23:30:00Z")).active()).isTrue();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T01:30:00Z")).active()).isFalse();
+    assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T12:00:00Z")).active()).isFalse();
   }
 }

@@ -18,6 +18,7 @@ public final class GoDuration {
   /** The longest duration (Go's {@code math.MaxInt64} nanoseconds, 2562047h47m16.854775807s). */
   public static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
   private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
+  private static final Pattern PART_WITH_DAYS = Pattern.compile("([0-9]*(?:\\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h|d|w)");
 
   private GoDuration() {}
 
@@ -27,6 +28,20 @@ public final class GoDuration {
    * @throws IllegalArgumentException with a message naming the offending text
    */
   public static Duration parse(String text) {
+    return parse(text, PART);
+  }
+
+  /**
+   * Parses a duration that may also use Prometheus' day and week units, {@code d} (24h) and {@code w} (7d), as in
+   * {@code 7d} or {@code 1d12h}: for scenario files, whose time spans are days, not for Go-typed fields.
+   *
+   * @throws IllegalArgumentException with a message naming the offending text
+   */
+  public static Duration parseWithDays(String text) {
+    return parse(text, PART_WITH_DAYS);
+  }
+
+  private static Duration parse(String text, Pattern part) {
     if (text == null || text.isEmpty()) {
       throw new IllegalArgumentException("invalid duration \"\"");
     }
@@ -40,7 +55,7 @@ public final class GoDuration {
     if (s.equals("0")) {
       return Duration.ZERO;
     }
-    Matcher m = PART.matcher(s);
+    Matcher m = part.matcher(s);
     int pos = 0;
     BigDecimal nanos = BigDecimal.ZERO;
     while (pos < s.length()) {
@@ -76,6 +91,7 @@ public final class GoDuration {
       case "s" -> BigDecimal.valueOf(1_000_000_000L);
       case "m" -> BigDecimal.valueOf(60_000_000_000L);
       case "d" -> BigDecimal.valueOf(86_400_000_000_000L);
+      case "w" -> BigDecimal.valueOf(604_800_000_000_000L);
       default -> BigDecimal.valueOf(3_600_000_000_000L);
     };
   }

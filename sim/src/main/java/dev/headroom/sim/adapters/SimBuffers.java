@@ -89,6 +89,10 @@ public final class SimBuffers {
       b.getMetadata().setUid("buffer-" + (++i));
       b.getMetadata().setGeneration(1L);
       b.getMetadata().setCreationTimestamp(created.toString());
+      if (d.activeSchedule() != null) {
+        b.getMetadata().setAnnotations(new java.util.TreeMap<>(java.util.Map.of(
+            BufferConditions.ANNOTATION_ACTIVE_SCHEDULE, d.activeSchedule())));
+      }
       b.setSpec(SERIALIZATION.clone(d.spec()));
       if (b.getSpec().getProvisioningStrategy() == null) {
         // the CRD's schema default, which the API server applies on create
@@ -132,6 +136,8 @@ public final class SimBuffers {
     reconciles++;
     for (String ns : new TreeSet<>(buffers.values().stream().map(b -> b.getMetadata().getNamespace()).toList())) {
       NamespaceResult result = reconciler.reconcileNamespace(ns, view, templates, resolver, now);
+      // the controller re-adds the namespace at its next schedule boundary (ControllerLoop)
+      result.nextScheduleBoundary().filter(t -> t.isBefore(nextResync)).ifPresent(t -> nextResync = t);
       for (BufferOutcome o : result.changed()) {
         CapacityBuffer stored = buffers.get(o.key());
 

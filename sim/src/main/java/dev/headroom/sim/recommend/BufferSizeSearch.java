@@ -1,12 +1,14 @@
 package dev.headroom.sim.recommend;
 
+import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.sim.run.PooledResult;
 import dev.headroom.sim.run.ScenarioRunner;
-import dev.headroom.sim.run.SimulationReport;
 import dev.headroom.sim.run.StrategyResult;
 import dev.headroom.sim.scenario.Scenario;
 import dev.headroom.sim.scenario.ScenarioParser;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,8 +19,8 @@ import java.util.function.DoubleConsumer;
 
 /**
  * {@code headroom recommend}: runs the scenario with CapacityBuffers of several sizes on the autoscaled
- * workloads (the scenario's own strategies are ignored), and finds the cheapest size whose p99 pod wait meets
- * the SLO. Sizes are a grid of percentages and/or replica counts; between the largest failing and the
+ * workloads (the scenario's own strategies are ignored), every size over the same seeds, and finds the cheapest
+ * size whose pooled p99 pod wait meets the SLO with the upper end of its bootstrap interval. Sizes are a grid of percentages and/or replica counts; between the largest failing and the
  * cheapest passing percentage the search bisects to the whole percent.
  */
 public final class BufferSizeSearch {
@@ -26,13 +28,37 @@ public final class BufferSizeSearch {
   /** Default percentage grid. */
   public static final List<Integer> DEFAULT_PERCENTAGES = List.of(0, 5, 10, 20, 30, 50, 75, 100);
 
-  /** One evaluated size. */
-  public record Point(String name, Integer percentage, Integer replicas, double p95, double p99, double cost,
-      double nodeHours, boolean meetsSlo) {}
+  /** Default number of seeds of {@code recommend}. */
+  public static final int DEFAULT_SEEDS = 10;
 
-  /** The search result: every evaluated point (by size) and the cheapest that meets the SLO, if any. */
-  public record Result(String scenario, long seed, double sloP99Seconds, List<String> workloads, List<Point> curve,
-      Optional<Point> recommended) {}
+  /**
+   * One evaluated size: its results pooled over every seed. It meets the SLO when the upper end of its p99
+   * interval does.
+   */
+  public record Point(String name, Integer percentage, Integer replicas, PooledResult pooled, boolean meetsSlo,
+      List<StrategyResult> runs) {
+    /** Mean cost per seed. */
+    public double cost() {
+      return pooled.cost();
+    }
+
+    /** Mean node-hours per seed. */
+    public double nodeHours() {
+      return pooled.nodeHours();
+    }
+  }
+
+  /**
+   * The search result: every evaluated point (by size), the cheapest that meets the SLO, if any, and the
+   * buffers that express it.
+   */
+  public record Result(String scenario, List<Long> seeds, double sloP99Seconds, String currency,
+      List<Scenario.Workload> targets, List<Point> curve, Optional<Point> recommended) {
+    /** Names of the buffered workloads. */
+    public List<String> workloads() {
+      return targets.stream().map(Scenario.Workload::name).toList();
+    }
+  }
 
   private BufferSizeSearch() {}
 
@@ -43,7 +69,7 @@ public final class BufferSizeSearch {
    * @param replicas replica-count grid (may be empty)
    * @param workloads workloads that get a buffer (empty = every autoscaled workload)
    */
-  public static Result search(Scenario scenario, long seed, Duration sloP99, List<Integer> percentages,
+  public static Result search(Scenario scenario, List<Long> seeds, Duration sloP99, List<Integer> percentages,
       List<Integer> replicas, List<String> workloads, int threads, DoubleConsumer progress) {
     List<Scenario.Workload> targets = new ArrayList<>();
     for (Scenario.Workload w : scenario.workloads()) {
@@ -69,7 +95,7 @@ public final class BufferSizeSearch {
     for (int r : replicas) {
       grid.add(strategy(targets, null, r));
     }
-    List<Point> points = new ArrayList<>(evaluate(scenario, seed, grid, slo, threads, progress));
+    List<Point> points = new ArrayList<>(evaluate(scenario, seeds, grid, slo, threads, progress));
     // refine percentages: bisect between the largest failing grid point below the cheapest passing one
     List<Point> pct = points.stream().filter(x -> x.percentage() != null)
         .sorted(Comparator.comparingInt(Point::percentage)).toList();
@@ -80,7 +106,7 @@ public final class BufferSizeSearch {
       int lo = pct.stream().filter(x -> x.percentage() < best && !x.meetsSlo()).mapToInt(Point::percentage).max().orElse(best);
       while (hi - lo > 1) {
         int mid = (lo + hi) / 2;
-        Point m = evaluate(scenario, seed, List.of(strategy(targets, mid, null)), slo, threads, null).get(0);
+        Point m = evaluate(scenario, seeds, List.of(strategy(targets, mid, null)), slo, threads, null).get(0);
         points.add(m);
         if (m.meetsSlo()) {
           hi = mid;
@@ -98,15 +124,17 @@ public final class BufferSizeSearch {
     // cheapest first; equal costs (sizes that round to the same replica count) go to the smaller size
     Optional<Point> best = curve.stream().filter(Point::meetsSlo)
         .min(Comparator.comparingDouble(Point::cost).thenComparing(Comparator.comparingInt(curve::indexOf)));
-    return new Result(scenario.name(), seed, slo, targets.stream().map(Scenario.Workload::name).toList(), curve, best);
+    return new Result(scenario.name(), seeds, slo, scenario.currency(), targets, curve, best);
   }
 
-  private static List<Point> evaluate(Scenario scenario, long seed, List<Scenario.Strategy> strategies, double slo,
-      int threads, DoubleConsumer progress) {
-    SimulationReport r = ScenarioRunner.run(scenario.withStrategies(strategies), seed, threads, progress);
+  static List<Point> evaluate(Scenario scenario, List<Long> seeds, List<Scenario.Strategy> strategies,
+      double slo, int threads, DoubleConsumer progress) {
+    List<List<StrategyResult>> runs = ScenarioRunner.runAll(scenario.withStrategies(strategies), seeds, threads, progress,
+        false);
+    long sloMillis = Math.round(slo * 1000);
     List<Point> out = new ArrayList<>();
     for (int i = 0; i < strategies.size(); i++) {
-      StrategyResult s = r.strategies().get(i);
+      PooledResult s = PooledResult.of(runs.get(i), seeds);
       Integer pct = null;
       Integer reps = null;
       if (strategies.get(i) instanceof Scenario.Buffers b) {
@@ -115,13 +143,38 @@ public final class BufferSizeSearch {
       } else {
         pct = 0;
       }
-      out.add(new Point(s.name(), pct, reps, s.podWait().p95(), s.podWait().p99(), s.cost(), s.nodeHours(),
-          s.podWait().p99() <= slo));
+      out.add(new Point(s.name(), pct, reps, s, s.p99().high() <= sloMillis, runs.get(i)));
     }
     return out;
   }
 
-  private static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
+  /**
+   * The CapacityBuffers ({@code autoscaling.x-k8s.io/v1beta1}) that put a point's size on every buffered
+   * workload, ready to apply: one per workload, named {@code <workload>-buffer} in its namespace.
+   */
+  public static List<CapacityBuffer> buffers(Result result, Point point) {
+    List<CapacityBuffer> out = new ArrayList<>();
+    for (Scenario.Workload w : result.targets()) {
+      CapacityBuffer b = new CapacityBuffer();
+      b.setApiVersion(CapacityBuffer.API_VERSION);
+      b.setKind(CapacityBuffer.KIND);
+      b.setMetadata(new ObjectMetaBuilder().withName(w.name() + "-buffer").withNamespace(w.namespace()).build());
+      b.getMetadata().setAnnotations(null);
+      CapacityBufferSpec spec = new CapacityBufferSpec();
+      spec.setScalableRef(new ScalableRef("apps", "Deployment", w.name()));
+      spec.setPercentage(point.percentage() != null && point.percentage() == 0 && point.replicas() == null ? null
+          : point.percentage());
+      spec.setReplicas(point.replicas());
+      if (spec.getPercentage() == null && spec.getReplicas() == null) {
+        spec.setReplicas(0);
+      }
+      b.setSpec(spec);
+      out.add(b);
+    }
+    return out;
+  }
+
+  static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
     if ((percentage != null && percentage == 0 && replicas == null) || (replicas != null && replicas == 0 && percentage == null)) {
       return new Scenario.NoBuffer(percentage != null ? "buffer-0pct" : "buffer-0");
     }

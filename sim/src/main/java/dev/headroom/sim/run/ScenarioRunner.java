@@ -11,51 +11,91 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.DoubleConsumer;
 
 /**
- * Runs every strategy of a scenario, each on its own virtual clock with the same seed (so every strategy sees
- * the same load and the same provisioning jitter), in parallel on up to {@code threads} threads. Results come
- * back in scenario order, so the output does not depend on thread timing.
+ * Runs every strategy of a scenario over one or more seeds, each run on its own virtual clock (so, for one
+ * seed, every strategy sees the same load and the same provisioning jitter), on a fixed pool of
+ * {@code threads} threads. Results are collected by (strategy, seed) index, never in completion order, so the
+ * output does not depend on the pool size or on thread timing.
  */
 public final class ScenarioRunner {
 
   private ScenarioRunner() {}
 
+  /** Runs the scenario with one seed. */
+  public static SimulationReport run(Scenario scenario, long seed, int threads, DoubleConsumer progress) {
+    return run(scenario, List.of(seed), threads, progress);
+  }
+
   /**
-   * Runs the scenario.
+   * Runs the scenario with every seed and pools each strategy's results ({@link PooledResult}). Per-tick
+   * samples are kept for the first seed only (the report's charts), so memory does not grow with the number of
+   * seeds times the simulated duration.
    *
    * @param progress receives the completed fraction (0..1) from any thread; may be null
    */
-  public static SimulationReport run(Scenario scenario, long seed, int threads, DoubleConsumer progress) {
+  public static SimulationReport run(Scenario scenario, List<Long> seeds, int threads, DoubleConsumer progress) {
+    List<List<StrategyResult>> runs = runAll(scenario, seeds, threads, progress, true);
+    List<StrategyResult> first = new ArrayList<>();
+    List<PooledResult> pooled = new ArrayList<>();
+    for (List<StrategyResult> perSeed : runs) {
+      first.add(perSeed.get(0));
+      pooled.add(PooledResult.of(perSeed, seeds));
+    }
+    return new SimulationReport(scenario.name(), scenario.description(), seeds.get(0), scenario.duration().toSeconds(),
+        scenario.tick().toSeconds(), scenario.sloPodWait().toMillis() / 1000.0, scenario.currency(),
+        scenario.workloads().stream().map(Scenario.Workload::name).toList(), first, seeds, pooled);
+  }
+
+  /**
+   * Every (strategy, seed) run: the outer list in strategy order, each inner list in seed order.
+   *
+   * @param firstSeedTicks keep per-tick samples of the first seed's runs (the others never keep them)
+   */
+  public static List<List<StrategyResult>> runAll(Scenario scenario, List<Long> seeds, int threads,
+      DoubleConsumer progress, boolean firstSeedTicks) {
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("at least one seed is required");
+    }
     List<Scenario.Strategy> strategies = scenario.strategies();
+    int tasks = strategies.size() * seeds.size();
     long end = scenario.duration().toMillis();
-    AtomicLongArray done = new AtomicLongArray(strategies.size());
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, strategies.size())), r -> {
+    AtomicLongArray done = new AtomicLongArray(tasks);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, tasks)), r -> {
       Thread t = new Thread(r, "headroom-sim");
       t.setDaemon(true);
       return t;
     });
     try {
-      List<Future<StrategyResult>> futures = new ArrayList<>();
+      List<Future<StrategyResult>> futures = new ArrayList<>(tasks);
       for (int i = 0; i < strategies.size(); i++) {
-        int index = i;
-        Scenario.Strategy s = strategies.get(i);
-        futures.add(pool.submit(() -> new Simulation(scenario, s, seed, now -> {
-          done.set(index, now);
-          if (progress != null) {
-            long sum = 0;
-            for (int k = 0; k < done.length(); k++) {
-              sum += done.get(k);
-            }
-            progress.accept((double) sum / ((double) end * done.length()));
-          }
-        }).run()));
+        for (int k = 0; k < seeds.size(); k++) {
+          int index = i * seeds.size() + k;
+          Scenario.Strategy s = strategies.get(i);
+          boolean ticks = firstSeedTicks && k == 0;
+          long seed = seeds.get(k);
+          futures.add(pool.submit(() -> {
+            Simulation sim = new Simulation(scenario, s, seed, now -> {
+              done.set(index, now);
+              if (progress != null) {
+                long sum = 0;
+                for (int j = 0; j < done.length(); j++) {
+                  sum += done.get(j);
+                }
+                progress.accept((double) sum / ((double) end * done.length()));
+              }
+            });
+            return (ticks ? sim : sim.withoutTicks()).run();
+          }));
+        }
       }
-      List<StrategyResult> results = new ArrayList<>();
-      for (Future<StrategyResult> f : futures) {
-        results.add(f.get());
+      List<List<StrategyResult>> results = new ArrayList<>();
+      for (int i = 0; i < strategies.size(); i++) {
+        List<StrategyResult> perSeed = new ArrayList<>();
+        for (int k = 0; k < seeds.size(); k++) {
+          perSeed.add(futures.get(i * seeds.size() + k).get());
+        }
+        results.add(perSeed);
       }
-      return new SimulationReport(scenario.name(), scenario.description(), seed, scenario.duration().toSeconds(),
-          scenario.tick().toSeconds(), scenario.sloPodWait().toMillis() / 1000.0,
-          scenario.workloads().stream().map(Scenario.Workload::name).toList(), results);
+      return results;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("simulation interrupted", e);
@@ -67,5 +107,17 @@ public final class ScenarioRunner {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** {@code n} consecutive seeds from {@code first}: {@code first, first + 1, ...}. */
+  public static List<Long> seeds(long first, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("--seeds must be at least 1");
+    }
+    List<Long> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(first + i);
+    }
+    return out;
   }
 }

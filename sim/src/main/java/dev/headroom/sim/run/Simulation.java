@@ -49,6 +49,11 @@ public final class Simulation {
   private final VirtualClock clock = new VirtualClock();
   private final EventQueue events = new EventQueue(clock);
   private final WaitStats waits = new WaitStats();
+  private final PodWaits.Builder podWaits = new PodWaits.Builder();
+  private final List<StrategyResult.ScaleUpEvent> scaleUpEvents = new ArrayList<>();
+  private final List<Episodes.BufferStep> bufferSteps = new ArrayList<>();
+  private int peakBufferReplicas;
+  private boolean keepTicks = true;
   private final CostLedger ledger = new CostLedger();
   private final List<TickSample> ticks = new ArrayList<>();
   private final Map<String, DeploymentController> deployments = new LinkedHashMap<>();
@@ -100,6 +105,15 @@ public final class Simulation {
     return this;
   }
 
+  /**
+   * Keeps no per-tick samples (the result's {@code ticks} is empty): runs whose ticks nobody reads (the further
+   * seeds of a multi-seed run, {@code recommend}) then hold memory independent of the simulated duration.
+   */
+  public Simulation withoutTicks() {
+    this.keepTicks = false;
+    return this;
+  }
+
   /** Autoscaler loops run. */
   public long loopsRun() {
     return loopsRun;
@@ -121,6 +135,7 @@ public final class Simulation {
     long sloMillis = scenario.sloPodWait().toMillis();
     cluster = new SimCluster(events, (pod, wait, bound) -> {
       waits.add(wait);
+      podWaits.add(pod.createdAt(), wait);
       if (wait > sloMillis) {
         overSlo++;
       }
@@ -198,18 +213,21 @@ public final class Simulation {
       if (p.real()) {
         long w = end - p.createdAt();
         waits.add(w);
+        podWaits.add(p.createdAt(), w);
         if (w > sloMillis) {
           overSlo++;
         }
       }
     }
     provider.closeLedger(end);
+    PodWaits allWaits = podWaits.build();
     StrategyResult.PodWait wait = new StrategyResult.PodWait(waits.percentile(50) / 1000.0, waits.percentile(95) / 1000.0,
         waits.percentile(99) / 1000.0, waits.max() / 1000.0);
     return new StrategyResult(strategy.name(), type(strategy), wait, waits.count(), overSlo, preempted,
         ledger.nodeHours(), ledger.cost(), provider.peakNodes(),
         utilizationTicks == 0 ? 0 : utilizationSum / utilizationTicks, scaleUps, nodesAdded, nodesRemoved,
-        provider.peakPerGroup(), ticks);
+        provider.peakPerGroup(), ticks, allWaits, scaleUpEvents,
+        Episodes.of(allWaits, bufferSteps, scaleUpEvents, sloMillis), peakBufferReplicas);
   }
 
   /**
@@ -232,6 +250,7 @@ public final class Simulation {
     for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
       scaleUps++;
       nodesAdded += d.delta();
+      scaleUpEvents.add(new StrategyResult.ScaleUpEvent(clock.millis(), d.nodeGroup(), d.delta(), d.realPods(), d.virtualPods()));
     }
     nodesRemoved += r.scaleDown().size();
     lastLoopIdle = skipIdleLoops && idle(r) && autoscaler.state().memory().equals(before);
@@ -307,8 +326,15 @@ public final class Simulation {
     if (strategy instanceof Scenario.WarmPool w) {
       stopped = provider.stoppedInstances(w.nodeGroup());
     }
-    ticks.add(new TickSample(now / 1000, nodes, ready, pending, pendingBalloons, oldest / 1000.0, maxWaitThisTick / 1000.0,
-        meanUtil, buffers == null ? 0 : buffers.totalReplicas(), stopped, ws));
+    int bufferReplicas = buffers == null ? 0 : buffers.totalReplicas();
+    if (bufferSteps.isEmpty() ? bufferReplicas != 0 : bufferSteps.get(bufferSteps.size() - 1).replicas() != bufferReplicas) {
+      bufferSteps.add(new Episodes.BufferStep(now, bufferReplicas));
+    }
+    peakBufferReplicas = Math.max(peakBufferReplicas, bufferReplicas);
+    if (keepTicks) {
+      ticks.add(new TickSample(now / 1000, nodes, ready, pending, pendingBalloons, oldest / 1000.0,
+          maxWaitThisTick / 1000.0, meanUtil, bufferReplicas, stopped, ws));
+    }
     maxWaitThisTick = 0;
     if (progress != null) {
       progress.accept(now);

@@ -21,6 +21,10 @@ import java.util.Map;
  * @param nodesRemoved nodes removed by the autoscaler
  * @param peakPerGroup largest node count of each group
  * @param ticks per-tick samples
+ * @param waits every real pod's creation time and wait, for pooling across seeds and attribution by episode
+ * @param scaleUpEvents the autoscaler's scale-up decisions in time order
+ * @param episodes the waits grouped by the episode that caused them ({@link Episodes}), earliest first
+ * @param peakBufferReplicas largest total {@code status.replicas} of the strategy's buffers (0: never took effect)
  */
 public record StrategyResult(
     String name,
@@ -37,8 +41,36 @@ public record StrategyResult(
     int nodesAdded,
     int nodesRemoved,
     Map<String, Integer> peakPerGroup,
-    List<TickSample> ticks) {
+    List<TickSample> ticks,
+    PodWaits waits,
+    List<ScaleUpEvent> scaleUpEvents,
+    List<Episodes.Episode> episodes,
+    int peakBufferReplicas) {
+
+  public StrategyResult {
+    scaleUpEvents = List.copyOf(scaleUpEvents);
+    episodes = List.copyOf(episodes);
+  }
+
+  /** A result without the individual waits and scale-up events (hand-built reports in tests). */
+  public StrategyResult(String name, String type, PodWait podWait, int pods, int podsOverSlo, int preemptedPods,
+      double nodeHours, double cost, int peakNodes, double meanUtilization, int scaleUps, int nodesAdded,
+      int nodesRemoved, Map<String, Integer> peakPerGroup, List<TickSample> ticks) {
+    this(name, type, podWait, pods, podsOverSlo, preemptedPods, nodeHours, cost, peakNodes, meanUtilization, scaleUps,
+        nodesAdded, nodesRemoved, peakPerGroup, ticks, PodWaits.empty(), List.of(), List.of(), 0);
+  }
 
   /** Wait percentiles in seconds. */
   public record PodWait(double p50, double p95, double p99, double max) {}
+
+  /**
+   * One scale-up decision of the autoscaler.
+   *
+   * @param millis scenario time of the loop
+   * @param nodeGroup group grown
+   * @param delta nodes requested
+   * @param realPods real pending pods the new nodes are for
+   * @param virtualPods buffer (virtual) pods the new nodes are for
+   */
+  public record ScaleUpEvent(long millis, String nodeGroup, int delta, int realPods, int virtualPods) {}
 }

@@ -45,31 +45,32 @@ public sealed interface LoadProfile {
 
     @Override
     public double rateAt(double seconds) {
-      double r = base;
-      for (Spike s : spikes) {
-        double into = seconds - s.atSeconds();
-        if (into < 0 || into >= s.durationSeconds()) {
-          continue;
-        }
-        double f = 1.0;
-        if (s.rampSeconds() > 0) {
-          f = Math.min(1.0, Math.min(into / s.rampSeconds(), (s.durationSeconds() - into) / s.rampSeconds()));
-        }
-        r = Math.max(r, base + (s.rate() - base) * f);
-      }
-      return r;
+      return Spike.on(base, spikes, seconds);
     }
   }
 
   /**
    * A daily cycle: {@code min} at the trough, {@code max} at {@code peakSeconds} past midnight, following a
-   * cosine over {@code periodSeconds} (one day by default).
+   * cosine over {@code periodSeconds} (one day by default), with optional spikes on top: each ramps linearly
+   * from the cycle's rate to its own {@code rate} over {@code rampSeconds}, holds, and ramps back (never below
+   * the cycle).
    */
-  record Diurnal(double min, double max, double peakSeconds, double periodSeconds) implements LoadProfile {
+  record Diurnal(double min, double max, double peakSeconds, double periodSeconds, List<Spike> spikes)
+      implements LoadProfile {
+    public Diurnal {
+      spikes = List.copyOf(spikes);
+    }
+
+    /** A cycle without spikes. */
+    public Diurnal(double min, double max, double peakSeconds, double periodSeconds) {
+      this(min, max, peakSeconds, periodSeconds, List.of());
+    }
+
     @Override
     public double rateAt(double seconds) {
       double phase = 2 * Math.PI * (seconds - peakSeconds) / periodSeconds;
-      return min + (max - min) * (1 + Math.cos(phase)) / 2;
+      double cycle = min + (max - min) * (1 + Math.cos(phase)) / 2;
+      return Spike.on(cycle, spikes, seconds);
     }
   }
 
@@ -111,5 +112,22 @@ public sealed interface LoadProfile {
   record Point(double seconds, double rate) {}
 
   /** A spike of {@code rate} starting at {@code atSeconds} for {@code durationSeconds}. */
-  record Spike(double atSeconds, double durationSeconds, double rate, double rampSeconds) {}
+  record Spike(double atSeconds, double durationSeconds, double rate, double rampSeconds) {
+    /** The rate with the spikes applied on top of {@code base} (the rate without them) at a time. */
+    static double on(double base, List<Spike> spikes, double seconds) {
+      double r = base;
+      for (Spike s : spikes) {
+        double into = seconds - s.atSeconds();
+        if (into < 0 || into >= s.durationSeconds()) {
+          continue;
+        }
+        double f = 1.0;
+        if (s.rampSeconds() > 0) {
+          f = Math.min(1.0, Math.min(into / s.rampSeconds(), (s.durationSeconds() - into) / s.rampSeconds()));
+        }
+        r = Math.max(r, base + (s.rate() - base) * f);
+      }
+      return r;
+    }
+  }
 }

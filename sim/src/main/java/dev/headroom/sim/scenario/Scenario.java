@@ -24,6 +24,7 @@ import java.util.List;
  * @param workloads Deployments scaled by the workload autoscaler
  * @param jobs batch jobs arriving on a schedule
  * @param strategies strategies compared in one run, in file order
+ * @param currency unit of the node groups' prices ({@code spec.currency}, e.g. {@code USD}; empty if not named)
  */
 public record Scenario(
     String file,
@@ -38,7 +39,8 @@ public record Scenario(
     List<NodeGroup> nodeGroups,
     List<Workload> workloads,
     List<Job> jobs,
-    List<Strategy> strategies) {
+    List<Strategy> strategies,
+    String currency) {
 
   public Scenario {
     nodeGroups = List.copyOf(nodeGroups);
@@ -50,13 +52,13 @@ public record Scenario(
   /** The same scenario with other strategies (used by {@code recommend}). */
   public Scenario withStrategies(List<Strategy> other) {
     return new Scenario(file, name, description, duration, tick, seed, sloPodWait, settings, autoscalerOptions,
-        nodeGroups, workloads, jobs, other);
+        nodeGroups, workloads, jobs, other, currency);
   }
 
   /** The same scenario with another duration. */
   public Scenario withDuration(Duration d) {
     return new Scenario(file, name, description, d, tick, seed, sloPodWait, settings, autoscalerOptions,
-        nodeGroups, workloads, jobs, strategies);
+        nodeGroups, workloads, jobs, strategies, currency);
   }
 
   /**
@@ -218,8 +220,16 @@ public record Scenario(
     }
   }
 
-  /** A CapacityBuffer: name, namespace and spec. */
-  public record BufferDef(String name, String namespace, CapacityBufferSpec spec) {}
+  /**
+   * A CapacityBuffer: name, namespace, spec and, optionally, its {@code headroom.dev/active-schedule} annotation
+   * (null: always active).
+   */
+  public record BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule) {
+    /** A buffer without a schedule. */
+    public BufferDef(String name, String namespace, CapacityBufferSpec spec) {
+      this(name, namespace, spec, null);
+    }
+  }
 
   /**
    * A warm pool of stopped instances for one node group.

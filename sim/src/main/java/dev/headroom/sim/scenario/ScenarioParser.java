@@ -123,7 +123,7 @@ public final class ScenarioParser {
     String name = dnsName(meta.required("name"));
     String description = meta.get("description") == null ? "" : meta.get("description").string();
     YamlValue spec = doc.required("spec").allowOnly(Set.of("duration", "tick", "seed", "slo", "model", "autoscaler",
-        "nodeGroups", "workloads", "jobs", "strategies"));
+        "nodeGroups", "workloads", "jobs", "strategies", "currency"));
 
     Duration duration = positive(spec.required("duration"));
     if (duration.compareTo(MAX_DURATION) > 0) {
@@ -235,7 +235,18 @@ public final class ScenarioParser {
       }
     }
     return new Scenario(doc.file(), name, description, duration, tick, seed, sloWait, settings, autoscaler, groups,
-        workloads, jobs, strategies);
+        workloads, jobs, strategies, currency(spec.get("currency")));
+  }
+
+  private static String currency(YamlValue v) {
+    if (v == null) {
+      return "";
+    }
+    String c = v.string().strip();
+    if (c.isEmpty() || c.length() > 8 || !c.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f)) {
+      throw v.error("must be a short currency code such as USD or EUR (1 to 8 printable characters)");
+    }
+    return c;
   }
 
   private Scenario.Settings settings(YamlValue m) {
@@ -370,21 +381,10 @@ public final class ScenarioParser {
       }
       case "spikes" -> {
         p.allowOnly(Set.of("type", "base", "spikes"));
-        List<LoadProfile.Spike> spikes = new ArrayList<>();
-        for (YamlValue s : p.required("spikes").list()) {
-          s.allowOnly(Set.of("at", "duration", "rate", "ramp"));
-          Duration ramp = dur(s, "ramp", Duration.ZERO);
-          Duration len = positive(s.required("duration"));
-          if (ramp.multipliedBy(2).compareTo(len) > 0) {
-            throw s.get("ramp").error("twice the ramp must fit in the spike's duration");
-          }
-          spikes.add(new LoadProfile.Spike(s.required("at").duration().toMillis() / 1000.0, len.toMillis() / 1000.0,
-              s.required("rate").nonNegative(), ramp.toMillis() / 1000.0));
-        }
-        return new LoadProfile.Spikes(p.required("base").nonNegative(), spikes);
+        return new LoadProfile.Spikes(p.required("base").nonNegative(), spikes(p.required("spikes")));
       }
       case "diurnal" -> {
-        p.allowOnly(Set.of("type", "min", "max", "peakAt", "period"));
+        p.allowOnly(Set.of("type", "min", "max", "peakAt", "period", "spikes"));
         double min = p.required("min").nonNegative();
         double max = p.required("max").nonNegative();
         if (max < min) {
@@ -392,15 +392,53 @@ public final class ScenarioParser {
         }
         Duration peak = dur(p, "peakAt", Duration.ofHours(14));
         Duration period = positiveOr(p, "period", Duration.ofDays(1));
-        return new LoadProfile.Diurnal(min, max, peak.toMillis() / 1000.0, period.toMillis() / 1000.0);
+        return new LoadProfile.Diurnal(min, max, peak.toMillis() / 1000.0, period.toMillis() / 1000.0,
+            p.get("spikes") == null ? List.of() : spikes(p.get("spikes")));
       }
       case "trace" -> {
         p.allowOnly(Set.of("type", "file", "scale"));
         double scale = p.get("scale") == null ? 1.0 : p.get("scale").nonNegative();
         return trace(p.required("file"), scale);
       }
+      case "prometheus" -> {
+        p.allowOnly(Set.of("type", "file", "series", "scale"));
+        double scale = p.get("scale") == null ? 1.0 : p.get("scale").nonNegative();
+        Map<String, String> selector = new TreeMap<>();
+        if (p.get("series") != null) {
+          for (Map.Entry<String, YamlValue> e : p.get("series").entries().entrySet()) {
+            selector.put(e.getKey(), e.getValue().string());
+          }
+        }
+        YamlValue file = p.required("file");
+        return PrometheusRange.parse(file.string(), read(file, "Prometheus range file"), selector, scale);
+      }
       default -> throw p.get("type").error("unknown load profile type \"" + type
-          + "\" (use constant, step, spikes, diurnal or trace)");
+          + "\" (use constant, step, spikes, diurnal, trace or prometheus)");
+    }
+  }
+
+  private static List<LoadProfile.Spike> spikes(YamlValue list) {
+    List<LoadProfile.Spike> spikes = new ArrayList<>();
+    for (YamlValue s : list.list()) {
+      s.allowOnly(Set.of("at", "duration", "rate", "ramp"));
+      Duration ramp = dur(s, "ramp", Duration.ZERO);
+      Duration len = positive(s.required("duration"));
+      if (ramp.multipliedBy(2).compareTo(len) > 0) {
+        throw s.get("ramp").error("twice the ramp must fit in the spike's duration");
+      }
+      spikes.add(new LoadProfile.Spike(s.required("at").duration().toMillis() / 1000.0, len.toMillis() / 1000.0,
+          s.required("rate").nonNegative(), ramp.toMillis() / 1000.0));
+    }
+    return spikes;
+  }
+
+  private String read(YamlValue fileValue, String what) {
+    String name = fileValue.string();
+    Path path = baseDir == null ? Path.of(name) : baseDir.resolve(name);
+    try {
+      return Files.readString(path, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw fileValue.error("cannot read " + what + " " + name + ": " + e.getMessage());
     }
   }
 
@@ -565,7 +603,8 @@ public final class ScenarioParser {
   }
 
   private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads) {
-    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy"));
+    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy",
+        "activeSchedule"));
     YamlValue w = b.required("workload");
     Scenario.Workload target = findWorkload(w, workloads);
     String name = b.get("name") == null ? target.name() + "-buffer" : dnsName(b.get("name"));
@@ -593,7 +632,16 @@ public final class ScenarioParser {
     if (b.get("provisioningStrategy") != null) {
       spec.setProvisioningStrategy(b.get("provisioningStrategy").string());
     }
-    return new Scenario.BufferDef(name, target.namespace(), spec);
+    String schedule = null;
+    if (b.get("activeSchedule") != null) {
+      schedule = b.get("activeSchedule").string();
+      try {
+        dev.headroom.core.buffer.ActiveSchedule.parse(schedule);
+      } catch (IllegalArgumentException e) {
+        throw b.get("activeSchedule").error(e.getMessage());
+      }
+    }
+    return new Scenario.BufferDef(name, target.namespace(), spec, schedule);
   }
 
   private static Scenario.Workload findWorkload(YamlValue ref, List<Scenario.Workload> workloads) {

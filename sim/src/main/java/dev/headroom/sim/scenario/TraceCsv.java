@@ -67,7 +67,7 @@ public final class TraceCsv {
       // try a duration below
     }
     try {
-      return GoDuration.parse(text).toMillis() / 1000.0;
+      return GoDuration.parseWithDays(text).toMillis() / 1000.0;
     } catch (IllegalArgumentException e) {
       throw new ScenarioException(file, no, "time \"" + text + "\" is neither seconds nor a duration such as 90s");
     }

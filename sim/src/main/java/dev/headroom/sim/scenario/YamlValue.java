@@ -197,12 +197,12 @@ public final class YamlValue {
   /** A Go-style duration ({@code 90s}, {@code 2m30s}, {@code 1.5h}); a bare 0 is allowed. */
   public Duration duration() {
     if (!(node instanceof ScalarNode s) || isNull(s)) {
-      throw error("must be a duration such as 90s, 2m30s or 1.5h");
+      throw error("must be a duration such as 90s, 2m30s, 1.5h or 7d");
     }
     try {
-      return GoDuration.parse(s.getValue().trim());
+      return GoDuration.parseWithDays(s.getValue().trim());
     } catch (IllegalArgumentException e) {
-      throw error(e.getMessage() + " (use a duration such as 90s, 2m30s or 1.5h)");
+      throw error(e.getMessage() + " (use a duration such as 90s, 2m30s, 1.5h or 7d)");
     }
   }
 

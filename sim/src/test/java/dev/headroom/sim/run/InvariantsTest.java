@@ -122,9 +122,9 @@ class InvariantsTest {
   }
 
   @Test
-  void skippingOnTheDefaultScenarioChangesNothing() {
+  void skippingOnTheWebSpikeScenarioChangesNothing() {
     // three node groups, scale-downs with unremovable rechecks and cooldowns, balloons preempted with a delay
-    Scenario s = dev.headroom.sim.scenario.DefaultScenario.load();
+    Scenario s = ScenarioParser.parseFile(java.nio.file.Path.of("..", "examples", "scenarios", "web-spike.yaml"));
     long skipped = 0;
     for (Scenario.Strategy st : s.strategies()) {
       Simulation skipping = new Simulation(s, st, s.seed(), null);
@@ -136,5 +136,22 @@ class InvariantsTest {
       skipped += skipping.loopsSkipped();
     }
     assertThat(skipped).isPositive();
+  }
+
+  @Test
+  void aScheduledBufferHoldsReplicasOnlyInsideItsWindow() {
+    // the buffer controller's own schedule overlay switches the buffer on at 00:20 (UTC, the simulated clock's zone);
+    // the simulated controller re-reconciles at that boundary, as the cluster runtime does
+    String text = scenario(String.join("\n",
+        "    - type: buffer",
+        "      buffers: [{workload: app, replicas: 3, activeSchedule: \"Mon-Sun 00:20-01:00 UTC\"}]"), 6);
+    StrategyResult r = run(text, "buffer-3");
+    for (TickSample t : r.ticks()) {
+      if (t.seconds() < 20 * 60) {
+        assertThat(t.bufferReplicas()).as("at " + t.seconds()).isZero();
+      } else if (t.seconds() >= 20 * 60 + 10) {
+        assertThat(t.bufferReplicas()).as("at " + t.seconds()).isEqualTo(3);
+      }
+    }
   }
 }

@@ -6,18 +6,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The scenarios shipped in {@code examples/scenarios/} parse, and the web-spike example is the built-in one. */
+/** The scenarios shipped in {@code examples/scenarios/} parse, and the web-day example is the built-in one. */
 class ExampleScenariosTest {
 
   static final Path DIR = Path.of("..", "examples", "scenarios");
 
   @Test
-  void webSpikeIsTheBuiltInScenario() throws Exception {
-    assertThat(Files.readString(DIR.resolve("web-spike.yaml"))).isEqualTo(DefaultScenario.text());
+  void webDayIsTheBuiltInScenario() throws Exception {
+    assertThat(Files.readString(DIR.resolve("web-day.yaml"))).isEqualTo(DefaultScenario.text());
   }
 
   @Test
   void everyExampleParses() {
+    Scenario shop = ScenarioParser.parseFile(DIR.resolve("shop-prometheus.yaml"));
+    LoadProfile.Trace web = (LoadProfile.Trace) shop.workloads().get(0).load().profile();
+    assertThat(web.points()).hasSize(1441);
+    assertThat(web.points().get(0).seconds()).isZero();
+    assertThat(web.points().get(1440).seconds()).isEqualTo(86_400);
+    assertThat(shop.duration().toDays()).isEqualTo(1);
+    Scenario trace = ScenarioParser.parseFile(DIR.resolve("week-trace-50-nodes.yaml"));
+    assertThat(((LoadProfile.Trace) trace.workloads().get(0).load().profile()).points()).hasSize(10_080);
+    assertThat(trace.duration().toDays()).isEqualTo(7);
+    Scenario spike = ScenarioParser.parseFile(DIR.resolve("web-spike.yaml"));
+    assertThat(spike.workloads()).hasSize(1);
     Scenario q = ScenarioParser.parseFile(DIR.resolve("queue-workers.yaml"));
     assertThat(q.workloads().get(0).autoscaling()).isInstanceOf(Scenario.Keda.class);
     assertThat(q.workloads().get(0).load().profile()).isInstanceOf(LoadProfile.Trace.class);
