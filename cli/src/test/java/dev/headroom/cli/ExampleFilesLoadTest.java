@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every YAML file the project ships under {@code examples/} and {@code deploy/} loads through the commands' strict
  * input path: scenarios through the scenario parser, everything else through {@code explain}'s and {@code plan}'s
  * loader and checks (no unknown field, bad name or duplicate). Helm chart directories (with a {@code Chart.yaml}) hold
- * templates, not YAML, and are left out.
+ * templates, not YAML, and are left out; a Prometheus range response is read as the load profile data it is.
  */
 class ExampleFilesLoadTest {
 
@@ -56,6 +56,16 @@ class ExampleFilesLoadTest {
         .anyMatch(d -> d instanceof java.util.Map<?, ?> m && "Scenario".equals(m.get("kind")));
     if (scenario) {
       assertThat(ScenarioParser.parseFile(file).name()).isNotEmpty();
+      return;
+    }
+    boolean prometheusResponse = YamlLoader.compose(file.toString(), text).stream()
+        .map(n -> YamlLoader.plain(n, null))
+        .anyMatch(d -> d instanceof java.util.Map<?, ?> m && m.containsKey("status") && m.get("data") instanceof java.util.Map<?, ?> data
+            && data.containsKey("resultType"));
+    if (prometheusResponse) {
+      // a load profile's data (the JSON of Prometheus' /api/v1/query_range), read by the scenario that names it with
+      // a series selector; the shipped example holds the series of service web
+      assertThat(dev.headroom.sim.scenario.PrometheusRange.parse(file.toString(), text, java.util.Map.of("service", "web"), 1.0)).isNotNull();
       return;
     }
     YamlInputLoader loader = new YamlInputLoader();

@@ -211,7 +211,8 @@ public final class ApiHealth {
     return raise("permission " + r.permission(), "missing permission: " + r.permission() + " for " + (deniedUser != null ? deniedUser : user));
   }
 
-  private String raise(String key, String message) {
+  /** Check-then-announce under one lock: HTTP client threads report the same failure at the same moment. */
+  private synchronized String raise(String key, String message) {
     Problem before = problems.get(key);
     if (before == null || !before.message().equals(message)) {
       long now = nanoTime.getAsLong();
@@ -228,7 +229,7 @@ public final class ApiHealth {
     return key;
   }
 
-  private void clear(String key) {
+  private synchronized void clear(String key) {
     Problem p = problems.remove(key);
     if (p != null) {
       if (p.logged()) {
