@@ -1,5 +1,6 @@
 package dev.headroom.e2e;
 
+import dev.headroom.controller.http.HttpEndpoints;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -46,6 +47,20 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** As {@link #start} with a given kubeconfig (whose user is {@code user}). */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> args) {
+    HeadroomProcess h = launch(bed, user, kubeconfig, args);
+    await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> {
+          h.checkAlive();
+          return h.ready();
+        });
+    return h;
+  }
+
+  /**
+   * As {@link #startAs} but waits only until {@code /healthz} answers 200 (the process is up; it need not be ready:
+   * a missing CRD or permission keeps {@code /readyz} at 503).
+   */
+  public static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> args) {
     int port = freePort();
     Path log = bed.out().resolve(user.replace(':', '_') + ".log");
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -56,12 +71,10 @@ public final class HeadroomProcess implements AutoCloseable {
       Files.writeString(log, String.join(" ", cmd.subList(5, cmd.size())) + System.lineSeparator());
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
       HeadroomProcess h = new HeadroomProcess(user, port, log, p);
-      await(user + " /readyz (log: " + log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+      await(user + " /healthz (log: " + log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
           .until(() -> {
-            if (!p.isAlive()) {
-              throw new IllegalStateException("headroom run exited with " + p.exitValue() + "; log: " + log);
-            }
-            return h.ready();
+            h.checkAlive();
+            return h.get(HttpEndpoints.HEALTHZ).code() == 200;
           });
       return h;
     } catch (IOException e) {
@@ -71,14 +84,48 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** Whether {@code /readyz} answers 200. */
   public boolean ready() {
+    return readyz().code() == 200;
+  }
+
+  /** An answer of the HTTP endpoints; code 0 when nothing answered. */
+  public record Answer(int code, String body) {}
+
+  /** {@code GET /readyz}. */
+  public Answer readyz() {
+    return get(HttpEndpoints.READYZ);
+  }
+
+  /** {@code GET /healthz}. */
+  public Answer healthz() {
+    return get(HttpEndpoints.HEALTHZ);
+  }
+
+  private Answer get(String path) {
     try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz")).timeout(Duration.ofSeconds(2)).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(r.statusCode(), r.body());
     } catch (IOException e) {
-      return false;
+      return new Answer(0, e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return new Answer(0, e.toString());
+    }
+  }
+
+  /** Every line Headroom has logged so far. */
+  public List<String> logLines() {
+    try {
+      return Files.readAllLines(log);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Throws if the process has exited (with its exit code and log). */
+  public void checkAlive() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("headroom run exited with " + process.exitValue() + "; log: " + log);
     }
   }
 

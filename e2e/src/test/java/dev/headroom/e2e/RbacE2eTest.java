@@ -78,7 +78,7 @@ class RbacE2eTest {
     Measurements.record("calls of the service account by verb and resource", byResource);
   }
 
-  private static Map<String, tools.jackson.databind.JsonNode> withoutAutoscalerConditions(Map<String, tools.jackson.databind.JsonNode> statuses) {
+  static Map<String, tools.jackson.databind.JsonNode> withoutAutoscalerConditions(Map<String, tools.jackson.databind.JsonNode> statuses) {
     Map<String, tools.jackson.databind.JsonNode> out = new java.util.TreeMap<>();
     statuses.forEach((k, v) -> {
       tools.jackson.databind.node.ObjectNode s = (tools.jackson.databind.node.ObjectNode) v.deepCopy();

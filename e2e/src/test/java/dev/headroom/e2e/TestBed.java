@@ -136,6 +136,24 @@ public final class TestBed {
     }
   }
 
+  /** Deletes the committed CRD (every CapacityBuffer with it) and waits until the API server no longer has it. */
+  public synchronized void deleteCrd() {
+    String name = "capacitybuffers.autoscaling.x-k8s.io";
+    admin.apiextensions().v1().customResourceDefinitions().withName(name).delete();
+    await("CRD " + name + " deleted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> admin.apiextensions().v1().customResourceDefinitions().withName(name).get() == null);
+  }
+
+  /** {@code e2e/cluster restart-apiserver}: stops kube-apiserver and starts it again on the same port; returns once ready. */
+  public void restartApiServer() {
+    Scripts.run(root, env, Duration.ofMinutes(3), root.resolve("e2e/cluster").toString(), "restart-apiserver");
+  }
+
+  /** {@code e2e/cluster compact-etcd}: compacts etcd's history to its current revision, which it returns. */
+  public long compactEtcd() {
+    return Long.parseLong(Scripts.run(root, env, Duration.ofMinutes(1), root.resolve("e2e/cluster").toString(), "compact-etcd").strip());
+  }
+
   private static boolean established(CustomResourceDefinition crd) {
     return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));

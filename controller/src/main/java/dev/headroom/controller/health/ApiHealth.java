@@ -90,7 +90,8 @@ public final class ApiHealth {
 
   /**
    * Who {@code config} authenticates as, for the permission lines: the subject of a service-account token
-   * ({@code system:serviceaccount:NS:NAME}), else the configured user name, else null.
+   * ({@code system:serviceaccount:NS:NAME}), else the configured user name, else the common name of the client
+   * certificate (what the API server takes as the user name), else null.
    */
   public static String userOf(io.fabric8.kubernetes.client.Config config) {
     for (String token : new String[] {config.getAutoOAuthToken(), config.getOauthToken()}) {
@@ -110,7 +111,36 @@ public final class ApiHealth {
         }
       }
     }
-    return config.getUsername();
+    if (config.getUsername() != null && !config.getUsername().isBlank()) {
+      return config.getUsername();
+    }
+    return clientCertificateUser(config);
+  }
+
+  /** The CN of the client certificate in {@code config} (inline data or a file), or null. */
+  static String clientCertificateUser(io.fabric8.kubernetes.client.Config config) {
+    try {
+      byte[] pem;
+      if (config.getClientCertData() != null && !config.getClientCertData().isBlank()) {
+        pem = java.util.Base64.getMimeDecoder().decode(config.getClientCertData().strip());
+      } else if (config.getClientCertFile() != null && !config.getClientCertFile().isBlank()) {
+        pem = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(config.getClientCertFile()));
+      } else {
+        return null;
+      }
+      java.security.cert.X509Certificate cert = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
+          .getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(pem));
+      javax.naming.ldap.LdapName dn = new javax.naming.ldap.LdapName(cert.getSubjectX500Principal().getName());
+      for (javax.naming.ldap.Rdn rdn : dn.getRdns()) {
+        if (rdn.getType().equalsIgnoreCase("CN")) {
+          return rdn.getValue().toString();
+        }
+      }
+      return null;
+    } catch (java.io.IOException | java.security.cert.CertificateException | javax.naming.InvalidNameException
+        | IllegalArgumentException | ClassCastException e) {
+      return null; // unreadable: the permission lines fall back to the user the API server names
+    }
   }
 
   /** What an informer of {@code type} lists: {@code pods (cluster-wide)}, {@code deployments.apps in namespace shop}. */

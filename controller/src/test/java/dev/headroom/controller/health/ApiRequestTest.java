@@ -44,4 +44,26 @@ class ApiRequestTest {
     io.fabric8.kubernetes.client.Config config = new io.fabric8.kubernetes.client.ConfigBuilder().withOauthToken("e30." + payload + ".c2ln").build();
     assertThat(ApiHealth.userOf(config)).isEqualTo("system:serviceaccount:headroom-system:headroom");
   }
+
+  @Test
+  void aClientCertificateNamesTheUserByItsCommonName() throws Exception {
+    // A self-signed certificate for /O=headroom-testers/CN=headroom-cert-user (the API server's user is the CN).
+    byte[] pem;
+    try (java.io.InputStream in = ApiRequestTest.class.getResourceAsStream("/health/client-cert.pem")) {
+      pem = in.readAllBytes();
+    }
+    io.fabric8.kubernetes.client.Config inline = new io.fabric8.kubernetes.client.ConfigBuilder()
+        .withClientCertData(java.util.Base64.getEncoder().encodeToString(pem)).build();
+    assertThat(ApiHealth.userOf(inline)).isEqualTo("headroom-cert-user");
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("client", ".pem");
+    try {
+      java.nio.file.Files.write(file, pem);
+      io.fabric8.kubernetes.client.Config fromFile = new io.fabric8.kubernetes.client.ConfigBuilder().withClientCertFile(file.toString()).build();
+      assertThat(ApiHealth.userOf(fromFile)).isEqualTo("headroom-cert-user");
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+    io.fabric8.kubernetes.client.Config garbage = new io.fabric8.kubernetes.client.ConfigBuilder().withClientCertData("bm90IGEgY2VydA==").build();
+    assertThat(ApiHealth.userOf(garbage)).isNull();
+  }
 }
