@@ -701,11 +701,11 @@ public final class ClusterSnapshot {
     int tg = node.taintGroup();
     byte t = ci.taintOk(tg);
     if (t == 0) {
-      t = untolerated(node, pod) == null ? (byte) 1 : (byte) 2;
+      t = Tolerations.untolerated(node, pod) == null ? (byte) 1 : (byte) 2;
       ci.setTaintOk(tg, t);
     }
     if (t == 2) {
-      Taint u = untolerated(node, pod);
+      Taint u = Tolerations.untolerated(node, pod);
       return fail(messages, Reason.UNTOLERATED_TAINT, Reason.UNTOLERATED_TAINT.message(u.key(), u.value()));
     }
     // 4 NodeAffinity
@@ -770,22 +770,6 @@ public final class ClusterSnapshot {
       messages.add(message);
     }
     return r;
-  }
-
-  private static Taint untolerated(CompiledNode node, CompiledPod pod) {
-    for (Taint taint : node.taints()) {
-      boolean ok = false;
-      for (Toleration tol : pod.tolerations()) {
-        if (tol.tolerates(taint)) {
-          ok = true;
-          break;
-        }
-      }
-      if (!ok) {
-        return taint;
-      }
-    }
-    return null;
   }
 
   private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
@@ -905,12 +889,7 @@ public final class ClusterSnapshot {
 
     ClassInfo(CompiledPod pod) {
       shapeId = shapeId(pod);
-      Taint unsched = new Taint(SchedulingCompiler.UNSCHEDULABLE_TAINT, "", Taint.NO_SCHEDULE);
-      boolean tol = false;
-      for (Toleration t : pod.tolerations()) {
-        tol |= t.tolerates(unsched);
-      }
-      toleratesUnschedulable = tol;
+      toleratesUnschedulable = Tolerations.toleratesUnschedulable(pod);
       interPod = pod.hasInterPodConstraints();
       Map<String, String> nsLabels = compiler.namespaceLabels(pod.namespace());
       affinityDefs = new CounterDef[pod.affinity().size()];
@@ -1033,18 +1012,7 @@ public final class ClusterSnapshot {
       if (!e.affinity().isAny() && !e.affinity().matches(node.labels(), node.name())) {
         return false;
       }
-      if (e.tolerations() != null) {
-        for (Taint t : node.taints()) {
-          boolean ok = false;
-          for (Toleration tol : e.tolerations()) {
-            ok |= tol.tolerates(t);
-          }
-          if (!ok) {
-            return false;
-          }
-        }
-      }
-      return true;
+      return e.tolerations() == null || Tolerations.untolerated(node.taints(), e.tolerations()) == null;
     }
 
     boolean matches(ClusterSnapshot s, CompiledPod pod) {

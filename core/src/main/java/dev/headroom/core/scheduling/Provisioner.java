@@ -392,34 +392,13 @@ public final class Provisioner {
 
   /** NodeUnschedulable, TaintToleration and NodeAffinity of spec §2.3 on an empty copy of the template. */
   private static boolean accepts(CompiledPod pod, CompiledNode node) {
-    if (node.unschedulable() && !toleratesUnschedulable(pod)) {
+    if (node.unschedulable() && !Tolerations.toleratesUnschedulable(pod)) {
       return false;
     }
-    for (Taint taint : node.taints()) {
-      if (!taint.filters()) {
-        continue;
-      }
-      boolean ok = false;
-      for (Toleration tol : pod.tolerations()) {
-        if (tol.tolerates(taint)) {
-          ok = true;
-          break;
-        }
-      }
-      if (!ok) {
-        return false;
-      }
+    if (Tolerations.untolerated(node, pod) != null) {
+      return false;
     }
     return pod.nodeAffinity().isAny() || pod.nodeAffinity().matches(node.labels(), node.name());
-  }
-
-  private static boolean toleratesUnschedulable(CompiledPod pod) {
-    for (Toleration tol : pod.tolerations()) {
-      if (tol.tolerates(new Taint(SchedulingCompiler.UNSCHEDULABLE_TAINT, "", Taint.NO_SCHEDULE))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean reads(NodeAffinityMatcher m, Set<String> keys) {
