@@ -56,26 +56,7 @@ class ApiServerRestartE2eTest {
     bed.applyCrd();
     String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
     group = "e2e-restart-" + suffix;
-    Path groups = bed.out().resolve(group + "-node-groups.yaml");
-    Files.writeString(groups, """
-        apiVersion: headroom.dev/v1alpha1
-        kind: NodeGroup
-        metadata:
-          name: %s
-        spec:
-          minSize: 0
-          maxSize: 20
-          targetSize: 0
-          price: 0.2
-          provisioningDelay: 1s
-          template:
-            metadata:
-              labels:
-                node.kubernetes.io/instance-type: e2e-4x8
-            status:
-              capacity:    {cpu: "4", memory: 8Gi, pods: "110"}
-              allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
-        """.formatted(group));
+    Path groups = bed.nodeGroupFile(group, 20);
     ClusterExplain.Applied a = ClusterExplain.apply(bed, ClusterExplain.load(bed.root().resolve("examples/buffers/quickstart.yaml")),
         "restart-" + suffix);
     namespaces.addAll(a.namespaces().values());

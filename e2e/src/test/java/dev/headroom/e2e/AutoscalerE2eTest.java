@@ -53,26 +53,7 @@ class AutoscalerE2eTest {
     bed.applyCrd();
     ns = bed.namespace("autoscaler");
     group = "e2e-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
-    Path groups = bed.out().resolve(group + "-node-groups.yaml");
-    Files.writeString(groups, """
-        apiVersion: headroom.dev/v1alpha1
-        kind: NodeGroup
-        metadata:
-          name: %s
-        spec:
-          minSize: 0
-          maxSize: 10
-          targetSize: 0
-          price: 0.2
-          provisioningDelay: 1s
-          template:
-            metadata:
-              labels:
-                node.kubernetes.io/instance-type: e2e-4x8
-            status:
-              capacity:    {cpu: "4", memory: 8Gi, pods: "110"}
-              allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
-        """.formatted(group));
+    Path groups = bed.nodeGroupFile(group, 10);
     headroom = HeadroomProcess.start(bed, "headroom-autoscaler-" + group, List.of("--leader-elect=false", "--namespace=" + ns,
         "--cloud-provider=kwok", "--node-groups=" + groups, "--scan-interval=1s",
         "--scale-down-unneeded-time=" + UNNEEDED.toSeconds() + "s", "--scale-down-delay-after-add=" + UNNEEDED.toSeconds() + "s",

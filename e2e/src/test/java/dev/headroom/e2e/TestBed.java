@@ -160,6 +160,34 @@ public final class TestBed {
   }
 
   /** Creates a namespace {@code prefix-xxxxx} and waits for its default ServiceAccount (pods need it). */
+  /**
+   * Writes a kwok NodeGroup document for {@code --node-groups}: group {@code name}, 0 to {@code maxSize} nodes of
+   * 4 CPU / 8 GiB that turn Ready after 1 s, and returns its path.
+   */
+  public Path nodeGroupFile(String name, int maxSize) throws java.io.IOException {
+    Path file = out().resolve(name + "-node-groups.yaml");
+    java.nio.file.Files.writeString(file, """
+        apiVersion: headroom.dev/v1alpha1
+        kind: NodeGroup
+        metadata:
+          name: %s
+        spec:
+          minSize: 0
+          maxSize: %d
+          targetSize: 0
+          price: 0.2
+          provisioningDelay: 1s
+          template:
+            metadata:
+              labels:
+                node.kubernetes.io/instance-type: e2e-4x8
+            status:
+              capacity:    {cpu: "4", memory: 8Gi, pods: "110"}
+              allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+        """.formatted(name, maxSize));
+    return file;
+  }
+
   public String namespace(String prefix) {
     return createNamespace(prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36));
   }
