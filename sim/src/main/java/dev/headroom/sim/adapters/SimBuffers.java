@@ -55,6 +55,8 @@ public final class SimBuffers {
   private final SimCluster cluster;
   private final Map<String, DeploymentController> deployments;
   private final Map<String, CapacityBuffer> buffers = new TreeMap<>();
+  /** The PodTemplates that buffers' {@code spec.podTemplateRef} name (the user's objects), by namespace/name. */
+  private final Map<String, PodTemplate> userTemplates = new HashMap<>();
   private final InMemoryTemplateStore templates = new InMemoryTemplateStore(InMemoryTemplateStore.Generations.API_SERVER);
   private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
@@ -89,9 +91,15 @@ public final class SimBuffers {
       b.getMetadata().setUid("buffer-" + (++i));
       b.getMetadata().setGeneration(1L);
       b.getMetadata().setCreationTimestamp(created.toString());
+      Map<String, String> annotations = new TreeMap<>(d.annotations());
       if (d.activeSchedule() != null) {
-        b.getMetadata().setAnnotations(new java.util.TreeMap<>(java.util.Map.of(
-            BufferConditions.ANNOTATION_ACTIVE_SCHEDULE, d.activeSchedule())));
+        annotations.put(BufferConditions.ANNOTATION_ACTIVE_SCHEDULE, d.activeSchedule());
+      }
+      if (!annotations.isEmpty()) {
+        b.getMetadata().setAnnotations(annotations);
+      }
+      if (d.podTemplate() != null) {
+        userTemplates.put(d.namespace() + "/" + d.podTemplate().getMetadata().getName(), d.podTemplate());
       }
       b.setSpec(SERIALIZATION.clone(d.spec()));
       if (b.getSpec().getProvisioningStrategy() == null) {
@@ -268,7 +276,8 @@ public final class SimBuffers {
 
     @Override
     public Optional<PodTemplate> podTemplate(String namespace, String name) {
-      return templates.get(namespace, name);
+      PodTemplate user = userTemplates.get(namespace + "/" + name);
+      return user != null ? Optional.of(SERIALIZATION.clone(user)) : templates.get(namespace, name);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.headroom.sim.adapters;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.autoscaler.ClusterView;
+import dev.headroom.core.autoscaler.PodGroups;
 import dev.headroom.sim.cluster.SimCluster;
 import dev.headroom.sim.cluster.SimNode;
 import dev.headroom.sim.cluster.SimPod;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The autoscaler's {@link ClusterView} over the simulated cluster: every live Node and Pod object, the
@@ -21,11 +23,25 @@ public final class SimClusterView implements ClusterView {
 
   private final SimCluster cluster;
   private final SimBuffers buffers;
+  private final Supplier<List<PodGroups.Group>> podGroups;
 
   /** A view over the cluster and (possibly null) buffers. */
   public SimClusterView(SimCluster cluster, SimBuffers buffers) {
+    this(cluster, buffers, List::of);
+  }
+
+  /** A view that also declares the PodGroups {@code podGroups} lists (the gang jobs' groups). */
+  public SimClusterView(SimCluster cluster, SimBuffers buffers, Supplier<List<PodGroups.Group>> podGroups) {
     this.cluster = cluster;
     this.buffers = buffers;
+    this.podGroups = podGroups;
+  }
+
+  /** The PodGroup objects of the live gang jobs, as PodGroup informers would list them. */
+  @Override
+  public PodGroups podGroups() {
+    List<PodGroups.Group> groups = podGroups.get();
+    return groups.isEmpty() ? PodGroups.NONE : new PodGroups(groups);
   }
 
   @Override

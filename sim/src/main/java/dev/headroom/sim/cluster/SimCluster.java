@@ -56,6 +56,7 @@ public final class SimCluster {
   private final Map<String, Map<Map<String, String>, Map<String, SimPod>>> podsByLabels = new HashMap<>();
   private final Map<String, Consumer<SimPod>> podGoneHandlers = new TreeMap<>();
   private final Map<String, Consumer<SimPod>> podReadyHandlers = new TreeMap<>();
+  private final Map<String, Consumer<SimPod>> podBoundHandlers = new TreeMap<>();
   private final TreeMap<Integer, Integer> boundByPriority = new TreeMap<>();
   private Runnable schedulerTrigger = () -> {};
   private long podSeq;
@@ -116,6 +117,11 @@ public final class SimCluster {
   /** Registers the controller that reacts when one of its pods disappears (keyed by owner name). */
   public void onPodGone(String owner, Consumer<SimPod> handler) {
     podGoneHandlers.put(owner, handler);
+  }
+
+  /** Registers a handler called when one of the owner's pods is bound to a node. */
+  public void onPodBound(String owner, Consumer<SimPod> handler) {
+    podBoundHandlers.put(owner, handler);
   }
 
   /** Registers a handler called when one of the owner's pods becomes Ready. */
@@ -267,6 +273,10 @@ public final class SimCluster {
     boundByPriority.merge(p.priority(), 1, Integer::sum);
     if (p.real() && !p.preexisting()) {
       waits.record(p, p.boundAt() - p.createdAt(), true);
+    }
+    Consumer<SimPod> bound = podBoundHandlers.get(p.owner());
+    if (bound != null) {
+      bound.accept(p);
     }
     events.after(p.preexisting() ? 0 : startupMillis, Phase.LIFECYCLE, () -> {
       if (p.state() == SimPod.State.STARTING && nodeName.equals(p.node())) {

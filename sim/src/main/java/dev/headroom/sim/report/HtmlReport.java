@@ -65,6 +65,7 @@ public final class HtmlReport {
             ? "the unit of the node groups' price per node-hour (the scenario names no currency)" : report.currency()))
         .append(", mean per seed.</p>\n");
     b.append("<div id=\"decision\" class=\"grid\"></div>\n");
+    b.append(BatchSection.html(report));
     b.append("<h2>Wait attribution: the episodes behind the waits over the SLO (").append(esc("seed " + report.seed()))
         .append(")</h2>\n").append(episodeTable(report));
     b.append("<h2>Over time (").append(esc("seed " + report.seed())).append(")</h2>\n<p id=\"zoom\"></p>\n");

@@ -72,7 +72,7 @@ public final class SummaryJson {
       b.append("      \"episodes\": ").append(episodes(first.episodes(), report.durationSeconds())).append("\n");
       b.append("    }");
     }
-    b.append("\n  ]\n}\n");
+    b.append("\n  ]").append(BatchSection.json(report)).append("\n}\n");
     return b.toString();
   }
 

@@ -71,6 +71,7 @@ public final class TextTable {
         .append("; pods: pod starts behind each figure; [95% CI]: ").append(legend())
         .append("; over SLO: pods that waited longer than the SLO / all pods; node-hours, cost: mean per seed;")
         .append(" utilization: mean requested share of Ready nodes' allocatable.\n");
+    b.append(BatchSection.text(report));
     return b.toString();
   }
 

@@ -10,6 +10,8 @@ import dev.headroom.sim.adapters.SimClusterView;
 import dev.headroom.sim.adapters.SimWorkloadAutoscaler;
 import dev.headroom.sim.cluster.CostLedger;
 import dev.headroom.sim.cluster.DeploymentController;
+import dev.headroom.sim.cluster.GangJobController;
+import dev.headroom.sim.cluster.GangLedger;
 import dev.headroom.sim.cluster.JobController;
 import dev.headroom.sim.cluster.SchedulerModel;
 import dev.headroom.sim.cluster.SimCluster;
@@ -59,6 +61,9 @@ public final class Simulation {
   private final Map<String, DeploymentController> deployments = new LinkedHashMap<>();
   private final List<LoadModel> loads = new ArrayList<>();
   private final List<DeploymentController> workloadDeployments = new ArrayList<>();
+  private final GangLedger gangLedger = new GangLedger();
+  private final List<GangJobController> gangJobs = new ArrayList<>();
+  private FragmentationSamples fragmentation;
   private SimCluster cluster;
   private SimProvider provider;
   private SchedulerModel scheduler;
@@ -178,6 +183,13 @@ public final class Simulation {
       startup.put(j.name(), j.startupTime().toMillis());
       new JobController(cluster, names, j, end).start();
     }
+    for (Scenario.GangJob g : scenario.gangJobs()) {
+      startup.put(g.name(), 0L);
+      GangJobController c = new GangJobController(cluster, names, random.stream("gang/" + g.namespace() + "/" + g.name()),
+          g, end, tickMillis, gangLedger);
+      gangJobs.add(c);
+      c.start();
+    }
     if (strategy instanceof Scenario.Balloon b) {
       DeploymentController d = new DeploymentController(cluster, names, SimPod.Origin.BALLOON, BALLOON_DEPLOYMENT,
           b.namespace(), b.priority(), b.pod(), b.replicas());
@@ -193,7 +205,8 @@ public final class Simulation {
 
     AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
     autoscalerOptions = options;
-    autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers), provider, e -> {},
+    fragmentation = new FragmentationSamples(chunkShapes(strategy, scenario));
+    autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers, this::podGroups), provider, e -> {},
         buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), cachedSimulations());
     long scan = options.scanInterval().toMillis();
     every(scan, scan, end, Phase.AUTOSCALER, this::autoscale);
@@ -220,6 +233,9 @@ public final class Simulation {
       }
     }
     provider.closeLedger(end);
+    for (GangJobController c : gangJobs) {
+      c.close(end);
+    }
     PodWaits allWaits = podWaits.build();
     StrategyResult.PodWait wait = new StrategyResult.PodWait(waits.percentile(50) / 1000.0, waits.percentile(95) / 1000.0,
         waits.percentile(99) / 1000.0, waits.max() / 1000.0);
@@ -227,7 +243,61 @@ public final class Simulation {
         ledger.nodeHours(), ledger.cost(), provider.peakNodes(),
         utilizationTicks == 0 ? 0 : utilizationSum / utilizationTicks, scaleUps, nodesAdded, nodesRemoved,
         provider.peakPerGroup(), ticks, allWaits, scaleUpEvents,
-        Episodes.of(allWaits, bufferSteps, scaleUpEvents, sloMillis), peakBufferReplicas);
+        Episodes.of(allWaits, bufferSteps, scaleUpEvents, sloMillis), peakBufferReplicas,
+        new BatchResult(gangJobStats(), fragmentation.result()));
+  }
+
+  /** The PodGroups of every gang job's live jobs (the view's {@code podGroups()}). */
+  private List<dev.headroom.core.autoscaler.PodGroups.Group> podGroups() {
+    if (gangJobs.isEmpty()) {
+      return List.of();
+    }
+    List<dev.headroom.core.autoscaler.PodGroups.Group> out = new ArrayList<>();
+    for (GangJobController c : gangJobs) {
+      out.addAll(c.podGroups());
+    }
+    return out;
+  }
+
+  private BatchResult.GangJobs gangJobStats() {
+    if (scenario.gangJobs().isEmpty()) {
+      return BatchResult.GangJobs.NONE;
+    }
+    WaitStats delays = new WaitStats();
+    for (long d : gangLedger.startDelays()) {
+      delays.add(d);
+    }
+    return new BatchResult.GangJobs(scenario.gangJobs().size(), gangLedger.jobs(), gangLedger.started(),
+        gangLedger.completed(), gangLedger.timeouts(), gangLedger.restarts(), delays.percentile(50) / 1000.0,
+        delays.percentile(95) / 1000.0, delays.max() / 1000.0, gangLedger.idleGpuHours(), gangLedger.idleWorkerHours());
+  }
+
+  /** Each buffer's chunk shape ({@code namespace/name} to its requests), to label the fragmentation figures. */
+  private static Map<String, String> chunkShapes(Scenario.Strategy strategy, Scenario scenario) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (!(strategy instanceof Scenario.Buffers bs)) {
+      return out;
+    }
+    for (Scenario.BufferDef d : bs.buffers()) {
+      io.fabric8.kubernetes.api.model.PodSpec pod = d.podTemplate() != null ? d.podTemplate().getTemplate().getSpec()
+          : scenario.workloads().stream().filter(w -> w.namespace().equals(d.namespace())
+              && d.spec().getScalableRef() != null && w.name().equals(d.spec().getScalableRef().getName()))
+              .map(Scenario.Workload::pod).findFirst().orElse(null);
+      out.put(d.namespace() + "/" + d.name(), pod == null ? "" : shape(pod));
+    }
+    return out;
+  }
+
+  /** {@code cpu 8, memory 64Gi, nvidia.com/gpu 8}: a pod spec's effective requests. */
+  static String shape(io.fabric8.kubernetes.api.model.PodSpec pod) {
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<String, Long> e : new java.util.TreeMap<>(dev.headroom.core.resources.EffectiveRequests.of(pod)).entrySet()) {
+      if (e.getValue() > 0) {
+        b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
+            .append(dev.headroom.core.resources.Quantities.format(e.getKey(), e.getValue()));
+      }
+    }
+    return b.toString();
   }
 
   /**
@@ -242,11 +312,13 @@ public final class Simulation {
     if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion && !cluster.anyTerminating()
         && !autoscaler.state().clockReached(lastLoopAt, now, autoscalerOptions)) {
       loopsSkipped++;
+      fragmentation.repeat();
       return;
     }
     AutoscalerState.Memory before = skipIdleLoops ? autoscaler.state().memory() : null;
     IterationResult r = autoscaler.runOnce(now);
     loopsRun++;
+    fragmentation.sample(r.buffers());
     for (IterationResult.ScaleUpDecision d : r.scaleUp()) {
       scaleUps++;
       nodesAdded += d.delta();

@@ -25,6 +25,7 @@ import java.util.Map;
  * @param scaleUpEvents the autoscaler's scale-up decisions in time order
  * @param episodes the waits grouped by the episode that caused them ({@link Episodes}), earliest first
  * @param peakBufferReplicas largest total {@code status.replicas} of the strategy's buffers (0: never took effect)
+ * @param batch gang jobs and per-buffer fragmentation ({@link BatchResult})
  */
 public record StrategyResult(
     String name,
@@ -45,11 +46,22 @@ public record StrategyResult(
     PodWaits waits,
     List<ScaleUpEvent> scaleUpEvents,
     List<Episodes.Episode> episodes,
-    int peakBufferReplicas) {
+    int peakBufferReplicas,
+    BatchResult batch) {
 
   public StrategyResult {
     scaleUpEvents = List.copyOf(scaleUpEvents);
     episodes = List.copyOf(episodes);
+  }
+
+  /** A result without batch measurements (no gang jobs, no fragmentation figures). */
+  public StrategyResult(String name, String type, PodWait podWait, int pods, int podsOverSlo, int preemptedPods,
+      double nodeHours, double cost, int peakNodes, double meanUtilization, int scaleUps, int nodesAdded,
+      int nodesRemoved, Map<String, Integer> peakPerGroup, List<TickSample> ticks, PodWaits waits,
+      List<ScaleUpEvent> scaleUpEvents, List<Episodes.Episode> episodes, int peakBufferReplicas) {
+    this(name, type, podWait, pods, podsOverSlo, preemptedPods, nodeHours, cost, peakNodes, meanUtilization, scaleUps,
+        nodesAdded, nodesRemoved, peakPerGroup, ticks, waits, scaleUpEvents, episodes, peakBufferReplicas,
+        BatchResult.NONE);
   }
 
   /** A result without the individual waits and scale-up events (hand-built reports in tests). */

@@ -4,8 +4,10 @@ import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplate;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A parsed simulation scenario: the cluster (node groups), the workloads with their autoscaling and load,
@@ -23,6 +25,7 @@ import java.util.List;
  * @param nodeGroups node groups from {@code NodeGroup} documents
  * @param workloads Deployments scaled by the workload autoscaler
  * @param jobs batch jobs arriving on a schedule
+ * @param gangJobs gang (all-or-nothing) jobs: N workers that start only when all are bound
  * @param strategies strategies compared in one run, in file order
  * @param currency unit of the node groups' prices ({@code spec.currency}, e.g. {@code USD}; empty if not named)
  */
@@ -39,6 +42,7 @@ public record Scenario(
     List<NodeGroup> nodeGroups,
     List<Workload> workloads,
     List<Job> jobs,
+    List<GangJob> gangJobs,
     List<Strategy> strategies,
     String currency) {
 
@@ -46,19 +50,20 @@ public record Scenario(
     nodeGroups = List.copyOf(nodeGroups);
     workloads = List.copyOf(workloads);
     jobs = List.copyOf(jobs);
+    gangJobs = List.copyOf(gangJobs);
     strategies = List.copyOf(strategies);
   }
 
   /** The same scenario with other strategies (used by {@code recommend}). */
   public Scenario withStrategies(List<Strategy> other) {
     return new Scenario(file, name, description, duration, tick, seed, sloPodWait, settings, autoscalerOptions,
-        nodeGroups, workloads, jobs, other, currency);
+        nodeGroups, workloads, jobs, gangJobs, other, currency);
   }
 
   /** The same scenario with another duration. */
   public Scenario withDuration(Duration d) {
     return new Scenario(file, name, description, d, tick, seed, sloPodWait, settings, autoscalerOptions,
-        nodeGroups, workloads, jobs, strategies, currency);
+        nodeGroups, workloads, jobs, gangJobs, strategies, currency);
   }
 
   /**
@@ -192,6 +197,38 @@ public record Scenario(
       Duration startupTime,
       PodSpec pod) {}
 
+  /**
+   * A gang job (distributed training): each arrival creates {@code workers} pods in one PodGroup of the coscheduling
+   * kind ({@code scheduling.x-k8s.io}, {@code minMember = workers}). The job starts work only when all of them are
+   * bound; when the first worker has been bound for {@code rendezvousTimeout} and the rest are not, the attempt gives
+   * up its pods and the job tries again after {@code retryAfter} (a rendezvous timing out). Once started it runs for
+   * {@code runTime}; a worker lost while it runs fails the attempt the same way.
+   *
+   * @param name job name prefix (each arrival is {@code name-1}, {@code name-2}, ...)
+   * @param namespace namespace
+   * @param priority pod priority
+   * @param start first arrival of a schedule
+   * @param every interval between scheduled arrivals (zero = once); unused with {@code arrivals}
+   * @param arrivals arrival rate in jobs per hour (Poisson arrivals drawn per tick), or null for the schedule
+   * @param workers pods per job, all needed to start
+   * @param runTime how long the job runs once all workers are bound
+   * @param rendezvousTimeout how long bound workers wait for the others before the attempt is given up
+   * @param retryAfter wait between a given-up attempt and the next one
+   * @param pod pod spec of one worker
+   */
+  public record GangJob(
+      String name,
+      String namespace,
+      int priority,
+      Duration start,
+      Duration every,
+      LoadProfile arrivals,
+      int workers,
+      Duration runTime,
+      Duration rendezvousTimeout,
+      Duration retryAfter,
+      PodSpec pod) {}
+
   /** A strategy to compare. */
   public sealed interface Strategy {
     /** Unique name shown in outputs. */
@@ -221,10 +258,21 @@ public record Scenario(
   }
 
   /**
-   * A CapacityBuffer: name, namespace, spec and, optionally, its {@code headroom.dev/active-schedule} annotation
-   * (null: always active).
+   * A CapacityBuffer: name, namespace, spec, optionally its {@code headroom.dev/active-schedule} annotation (null:
+   * always active), further annotations (the gang ones), and the PodTemplate its {@code spec.podTemplateRef} names
+   * (null for a buffer on a workload's {@code scalableRef}).
    */
-  public record BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule) {
+  public record BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule,
+      Map<String, String> annotations, PodTemplate podTemplate) {
+    public BufferDef {
+      annotations = Map.copyOf(annotations);
+    }
+
+    /** A buffer on a workload, with an optional schedule. */
+    public BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule) {
+      this(name, namespace, spec, activeSchedule, Map.of(), null);
+    }
+
     /** A buffer without a schedule. */
     public BufferDef(String name, String namespace, CapacityBufferSpec spec) {
       this(name, namespace, spec, null);

@@ -1,8 +1,10 @@
 package dev.headroom.sim.scenario;
 
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
+import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.PodGroups;
 import dev.headroom.core.input.InputText;
 import dev.headroom.core.input.TextInputException;
 import dev.headroom.core.nodegroup.GoDuration;
@@ -13,6 +15,8 @@ import dev.headroom.core.resources.Quantities;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.PodTemplateBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -123,7 +127,7 @@ public final class ScenarioParser {
     String name = dnsName(meta.required("name"));
     String description = meta.get("description") == null ? "" : meta.get("description").string();
     YamlValue spec = doc.required("spec").allowOnly(Set.of("duration", "tick", "seed", "slo", "model", "autoscaler",
-        "nodeGroups", "workloads", "jobs", "strategies", "currency"));
+        "nodeGroups", "workloads", "jobs", "gangJobs", "strategies", "currency"));
 
     Duration duration = positive(spec.required("duration"));
     if (duration.compareTo(MAX_DURATION) > 0) {
@@ -213,8 +217,18 @@ public final class ScenarioParser {
         jobs.add(job);
       }
     }
-    if (workloads.isEmpty() && jobs.isEmpty()) {
-      throw spec.error("at least one workload or job is required");
+    List<Scenario.GangJob> gangJobs = new ArrayList<>();
+    if (spec.get("gangJobs") != null) {
+      for (YamlValue j : spec.get("gangJobs").list()) {
+        Scenario.GangJob job = gangJob(j, duration);
+        if (!workloadNames.add(job.namespace() + "/" + job.name())) {
+          throw j.get("name").error("duplicate workload or job name \"" + job.name() + "\"");
+        }
+        gangJobs.add(job);
+      }
+    }
+    if (workloads.isEmpty() && jobs.isEmpty() && gangJobs.isEmpty()) {
+      throw spec.error("at least one workload, job or gang job is required");
     }
 
     List<Scenario.Strategy> strategies = new ArrayList<>();
@@ -224,7 +238,7 @@ public final class ScenarioParser {
       strategies.add(new Scenario.NoBuffer("none"));
     } else {
       for (YamlValue s : strategyList.list()) {
-        Scenario.Strategy st = strategy(s, workloads, groups);
+        Scenario.Strategy st = strategy(s, workloads, gangJobs, groups);
         if (!strategyNames.add(st.name())) {
           throw s.error("duplicate strategy name \"" + st.name() + "\" (set name: to tell them apart)");
         }
@@ -235,7 +249,7 @@ public final class ScenarioParser {
       }
     }
     return new Scenario(doc.file(), name, description, duration, tick, seed, sloWait, settings, autoscaler, groups,
-        workloads, jobs, strategies, currency(spec.get("currency")));
+        workloads, jobs, gangJobs, strategies, currency(spec.get("currency")));
   }
 
   private static String currency(YamlValue v) {
@@ -311,6 +325,33 @@ public final class ScenarioParser {
     Duration runTime = positive(j.required("runTime"));
     Duration startup = dur(j, "startupTime", Duration.ofSeconds(5));
     return new Scenario.Job(name, ns, priority, start, every, parallelism, runTime, startup, podSpec(j));
+  }
+
+  private Scenario.GangJob gangJob(YamlValue j, Duration duration) {
+    j.allowOnly(Set.of("name", "namespace", "priority", "workers", "start", "every", "arrivals", "runTime",
+        "rendezvousTimeout", "retryAfter", "pod", "requests"));
+    String name = dnsName(j.required("name"));
+    String ns = j.get("namespace") == null ? "default" : dnsName(j.get("namespace"));
+    int priority = j.get("priority") == null ? 0 : j.get("priority").intValue(-1_000_000_000, 1_000_000_000);
+    int workers = j.required("workers").intValue(1, 10_000);
+    Duration start = dur(j, "start", Duration.ZERO);
+    if (start.compareTo(duration) >= 0) {
+      throw j.get("start").error("must be earlier than spec.duration");
+    }
+    Duration every = dur(j, "every", Duration.ZERO);
+    LoadProfile arrivals = null;
+    if (j.get("arrivals") != null) {
+      if (j.get("every") != null) {
+        throw j.get("arrivals").error("use either every (a schedule) or arrivals (jobs per hour), not both");
+      }
+      arrivals = profile(j.get("arrivals"));
+    } else if (!every.isZero() && every.compareTo(MIN_INTERVAL) < 0) {
+      throw j.get("every").error("must be 0 (run once) or at least " + GoDuration.format(MIN_INTERVAL));
+    }
+    Duration runTime = positive(j.required("runTime"));
+    Duration timeout = positiveOr(j, "rendezvousTimeout", Duration.ofMinutes(10));
+    Duration retry = dur(j, "retryAfter", Duration.ofMinutes(1));
+    return new Scenario.GangJob(name, ns, priority, start, every, arrivals, workers, runTime, timeout, retry, podSpec(j));
   }
 
   private static PodSpec podSpec(YamlValue w) {
@@ -525,7 +566,8 @@ public final class ScenarioParser {
     return out;
   }
 
-  private Scenario.Strategy strategy(YamlValue s, List<Scenario.Workload> workloads, List<NodeGroup> groups) {
+  private Scenario.Strategy strategy(YamlValue s, List<Scenario.Workload> workloads, List<Scenario.GangJob> gangJobs,
+      List<NodeGroup> groups) {
     String type = s.required("type").string();
     switch (type) {
       case "none" -> {
@@ -555,7 +597,7 @@ public final class ScenarioParser {
         List<Scenario.BufferDef> defs = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (YamlValue b : s.required("buffers").list()) {
-          Scenario.BufferDef def = buffer(b, workloads);
+          Scenario.BufferDef def = buffer(b, workloads, gangJobs);
           if (!names.add(def.namespace() + "/" + def.name())) {
             throw b.get("name").error("duplicate buffer \"" + def.name() + "\"");
           }
@@ -602,14 +644,38 @@ public final class ScenarioParser {
     return "buffer";
   }
 
-  private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads) {
-    b.allowOnly(Set.of("name", "namespace", "workload", "replicas", "percentage", "limits", "provisioningStrategy",
-        "activeSchedule"));
-    YamlValue w = b.required("workload");
-    Scenario.Workload target = findWorkload(w, workloads);
-    String name = b.get("name") == null ? target.name() + "-buffer" : dnsName(b.get("name"));
+  private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads,
+      List<Scenario.GangJob> gangJobs) {
+    b.allowOnly(Set.of("name", "namespace", "workload", "gangJob", "replicas", "percentage", "limits",
+        "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey"));
+    if ((b.get("workload") == null) == (b.get("gangJob") == null)) {
+      throw b.error("a buffer needs exactly one of workload (a Deployment's pods) or gangJob (a gang job's workers)");
+    }
     CapacityBufferSpec spec = new CapacityBufferSpec();
-    spec.setScalableRef(new ScalableRef("apps", "Deployment", target.name()));
+    String name;
+    String namespace;
+    PodTemplate template = null;
+    if (b.get("workload") != null) {
+      Scenario.Workload target = findWorkload(b.get("workload"), workloads);
+      name = b.get("name") == null ? target.name() + "-buffer" : dnsName(b.get("name"));
+      namespace = target.namespace();
+      spec.setScalableRef(new ScalableRef("apps", "Deployment", target.name()));
+    } else {
+      YamlValue ref = b.get("gangJob");
+      Scenario.GangJob job = gangJobs.stream().filter(x -> x.name().equals(ref.string())).findFirst()
+          .orElseThrow(() -> ref.error("no gang job named \"" + ref.string() + "\""));
+      name = b.get("name") == null ? job.name() + "-buffer" : dnsName(b.get("name"));
+      namespace = job.namespace();
+      // a PodTemplate of one worker, which the buffer's spec.podTemplateRef names
+      template = new PodTemplateBuilder().withNewMetadata().withName(name + "-worker").withNamespace(namespace)
+          .endMetadata().withNewTemplate().withNewMetadata().addToLabels("app", job.name()).endMetadata()
+          .withSpec(job.pod()).endTemplate().build();
+      spec.setPodTemplateRef(new LocalObjectRef(template.getMetadata().getName()));
+      if (b.get("percentage") != null) {
+        throw b.get("percentage").error("a buffer on a gang job's workers has no workload to take a percentage of"
+            + " (use replicas)");
+      }
+    }
     if (b.get("replicas") != null) {
       spec.setReplicas(b.get("replicas").intValue(0, 1_000_000));
     }
@@ -624,7 +690,7 @@ public final class ScenarioParser {
       spec.setPercentage((int) pct);
     }
     if (spec.getReplicas() == null && spec.getPercentage() == null) {
-      throw b.error("a buffer needs replicas, percentage or both");
+      throw b.error(template == null ? "a buffer needs replicas, percentage or both" : "a buffer needs replicas");
     }
     if (b.get("limits") != null) {
       spec.setLimits(resources(b.get("limits")));
@@ -641,7 +707,22 @@ public final class ScenarioParser {
         throw b.get("activeSchedule").error(e.getMessage());
       }
     }
-    return new Scenario.BufferDef(name, target.namespace(), spec, schedule);
+    Map<String, String> annotations = new TreeMap<>();
+    boolean gang = b.get("gang") != null && b.get("gang").bool();
+    if (gang) {
+      annotations.put(PodGroups.GANG_ANNOTATION, "true");
+    }
+    if (b.get("gangTopologyKey") != null) {
+      if (!gang) {
+        throw b.get("gangTopologyKey").error("gangTopologyKey needs gang: true");
+      }
+      String key = b.get("gangTopologyKey").string().strip();
+      if (key.isEmpty()) {
+        throw b.get("gangTopologyKey").error("must be a node label key such as topology.kubernetes.io/zone");
+      }
+      annotations.put(PodGroups.GANG_TOPOLOGY_KEY_ANNOTATION, key);
+    }
+    return new Scenario.BufferDef(name, namespace, spec, schedule, annotations, template);
   }
 
   private static Scenario.Workload findWorkload(YamlValue ref, List<Scenario.Workload> workloads) {
