@@ -15,11 +15,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -39,8 +37,6 @@ import org.junit.jupiter.api.Test;
  * never demand.
  */
 class GangE2eTest {
-  static final String POD_GROUP_CRD = "/gang/podgroups.scheduling.x-k8s.io.yaml";
-  static final String POD_GROUP_CRD_NAME = "podgroups.scheduling.x-k8s.io";
   static final ResourceDefinitionContext POD_GROUPS = new ResourceDefinitionContext.Builder().withGroup(PodGroups.COSCHEDULING_API_GROUP)
       .withVersion("v1alpha1").withPlural("podgroups").withKind(PodGroups.POD_GROUP_KIND).withNamespaced(true).build();
 
@@ -55,7 +51,7 @@ class GangE2eTest {
     bed = TestBed.get();
     admin = bed.admin();
     bed.applyCrd();
-    deletePodGroupCrd(); // a previous run's; Headroom must start without it
+    bed.deletePodGroupCrd(); // a previous run's; Headroom must start without it
     ns = bed.namespace("gang");
     group = "gang-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
     nodeGroups(2);
@@ -70,7 +66,7 @@ class GangE2eTest {
     }
     bed.deleteNamespace(ns);
     admin.nodes().withLabel(NodeGroupLabels.NODE_GROUP, group).delete();
-    deletePodGroupCrd();
+    bed.deletePodGroupCrd();
   }
 
   /** The ConfigMap {@code headroom-node-groups} in the test namespace: one group of 4-CPU nodes, 0 to {@code maxSize}. */
@@ -82,25 +78,6 @@ class GangE2eTest {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private void deletePodGroupCrd() {
-    admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).delete();
-    await("CRD " + POD_GROUP_CRD_NAME + " deleted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-        .until(() -> admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).get() == null);
-  }
-
-  private void applyPodGroupCrd() throws IOException {
-    try (InputStream in = GangE2eTest.class.getResourceAsStream(POD_GROUP_CRD)) {
-      CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions().load(in).item();
-      admin.resource(crd).fieldManager("headroom-e2e").forceConflicts().serverSideApply();
-    }
-    await("CRD " + POD_GROUP_CRD_NAME + " Established").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          CustomResourceDefinition c = admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).get();
-          return c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream().anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()));
-        });
   }
 
   /** A pod of {@code cpu} CPUs that only this test's node group can hold. */
@@ -163,7 +140,7 @@ class GangE2eTest {
     assertThat(nodes()).as("nodes for gated pods").isZero();
 
     // 2. The PodGroup CRD appears while Headroom runs: it starts watching PodGroups without a restart.
-    applyPodGroupCrd();
+    bed.applyPodGroupCrd();
     await("Headroom watches PodGroups").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(200))
         .until(() -> headroom.logLines().stream().anyMatch(l -> l.contains("watching coscheduling PodGroups")));
 
