@@ -205,7 +205,7 @@ public final class AutoscalerMetrics {
     groupTarget.register(targetRows, true);
     groupCount.set(groups.size());
 
-    // Pending real pods: marked unschedulable by the scheduler, or not processed yet.
+    // Pending real pods that are not gated: marked unschedulable by the scheduler, or not processed yet.
     long marked = 0;
     long unprocessed = 0;
     for (Pod p : allPods) {
@@ -216,6 +216,9 @@ public final class AutoscalerMetrics {
       String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
       if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
         continue;
+      }
+      if (dev.headroom.core.autoscaler.PendingDemand.of(p, java.util.Set.of()) == dev.headroom.core.autoscaler.PendingDemand.Kind.GATED) {
+        continue; // held back by a queue: counted in NOT_DEMAND_PODS, never waiting for a scheduler
       }
       if (unschedulableCondition(p)) {
         marked++;

@@ -143,6 +143,8 @@ class PodGroupClusterTest {
     assertThat(r.notDemand().notYetTried()).isZero();
     assertThat(f.metric(AutoscalerMetrics.NOT_DEMAND_PODS + "{type=\"gated\"")).isEqualTo(2.0);
     assertThat(f.metric(AutoscalerMetrics.NOT_DEMAND_PODS + "{type=\"not_yet_tried\"")).isEqualTo(0.0);
+    assertThat(f.metric(AutoscalerMetrics.UNSCHEDULABLE_PODS + "{type=\"scheduler_unprocessed\"")).isEqualTo(0.0);
+    assertThat(f.metric(AutoscalerMetrics.UNSCHEDULABLE_PODS + "{type=\"unschedulable\"")).isEqualTo(0.0);
 
     // A pod no scheduler has tried yet (the test scheduler has not run) is not demand either.
     pods("fresh", 1, "1", null, false);
