@@ -174,8 +174,7 @@ final class PlanReport {
     for (UnschedulablePod u : r.unschedulablePods()) {
       sb.append("  ").append(u.namespace()).append('/').append(u.name()).append(": ").append(u.reason()).append(nl);
     }
-    sb.append(String.format(Locale.ROOT, "Not demand: gated: %d, not yet tried by their scheduler: %d%n",
-        r.notDemand().gated(), r.notDemand().notYetTried()));
+    sb.append("Not demand: ").append(r.notDemand().describe()).append(nl);
     if (!r.podGroups().isEmpty()) {
       sb.append(nl).append("Pod groups (all-or-nothing):").append(nl);
     }

@@ -167,12 +167,13 @@ public final class Planner {
       throw new InputException(doc.position(), "PodGroup without metadata.name");
     }
     Object spec = doc.raw().get("spec");
-    Object min = spec instanceof Map<?, ?> m ? m.get("minMember") : null;
-    if (!(min instanceof Number n) || n.intValue() != n.doubleValue() || n.intValue() < 1) {
+    java.util.OptionalInt minMember = PodGroups.minMember(spec);
+    if (minMember.isEmpty()) {
+      Object min = spec instanceof Map<?, ?> m ? m.get("minMember") : null;
       throw new InputException(min == null ? at(doc, "spec") : at(doc, "spec.minMember"),
           "PodGroup " + name + ": spec.minMember must be a positive integer" + (min == null ? "" : ", not " + min));
     }
-    return new PodGroups.Group(new PodGroups.Key(source, namespaceOf(doc), name), n.intValue());
+    return new PodGroups.Group(new PodGroups.Key(source, namespaceOf(doc), name), minMember.getAsInt());
   }
 
   private dev.headroom.cli.input.Position at(InputDocument doc, String path) {

@@ -48,11 +48,16 @@ public final class HeadroomProcess implements AutoCloseable {
   /** As {@link #start} with a given kubeconfig (whose user is {@code user}). */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> args) {
     HeadroomProcess h = launch(bed, user, kubeconfig, args);
-    await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          h.checkAlive();
-          return h.ready();
-        });
+    try {
+      await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            h.checkAlive();
+            return h.ready();
+          });
+    } catch (RuntimeException | Error e) {
+      h.close(); // the caller never gets it, so nothing else would stop it
+      throw e;
+    }
     return h;
   }
 

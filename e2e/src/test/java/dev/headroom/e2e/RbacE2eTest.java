@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Item 3: {@code headroom run} as deploy/'s ServiceAccount (a client certificate for its user name and groups, bound
  * by deploy/'s ClusterRoleBinding to deploy/'s ClusterRole plus the autoscaler's aggregated role): every call it makes
- * succeeds.
+ * succeeds, PodGroup reads included (the coscheduling PodGroup CRD is applied for the test).
  */
 class RbacE2eTest {
   static final String SERVICE_ACCOUNT = "system:serviceaccount:headroom-system:headroom-controller";
@@ -35,6 +35,7 @@ class RbacE2eTest {
       headroom.close();
     }
     namespaces.forEach(bed::deleteNamespace);
+    bed.deletePodGroupCrd();
     bed.admin().nodes().withLabel("headroom.dev/node-group", "general").delete();
   }
 
@@ -43,6 +44,7 @@ class RbacE2eTest {
     bed = TestBed.get();
     KubernetesClient admin = bed.admin();
     bed.applyCrd();
+    bed.applyPodGroupCrd(); // so the autoscaler watches PodGroups too
     for (String f : List.of("deploy/namespace.yaml", "deploy/serviceaccount.yaml", "deploy/rbac.yaml",
         "deploy/examples/autoscaler-rbac.yaml", "deploy/examples/kwok-node-groups.yaml")) {
       try (InputStream in = Files.newInputStream(bed.root().resolve(f))) {
@@ -73,6 +75,7 @@ class RbacE2eTest {
     List<AuditLog.Event> calls = audit.events(e -> e.user().equals(SERVICE_ACCOUNT) && e.received().isAfter(from));
     assertThat(calls).as("calls made by the service account").hasSizeGreaterThan(10);
     assertThat(calls).as("refused calls").filteredOn(e -> e.code() == 401 || e.code() == 403).isEmpty();
+    assertThat(calls).as("PodGroup list").anyMatch(e -> e.resource().equals("podgroups") && e.verb().equals("list"));
     Map<String, Long> byResource = new java.util.TreeMap<>();
     calls.forEach(e -> byResource.merge(e.verb() + " " + e.resource() + (e.subresource().isEmpty() ? "" : "/" + e.subresource()), 1L, Long::sum));
     Measurements.record("calls of the service account by verb and resource", byResource);

@@ -144,6 +144,30 @@ public final class TestBed {
         .until(() -> admin.apiextensions().v1().customResourceDefinitions().withName(name).get() == null);
   }
 
+  /** The test resource holding a minimal PodGroup CRD of the coscheduling plugin's API group. */
+  public static final String POD_GROUP_CRD = "/gang/podgroups.scheduling.x-k8s.io.yaml";
+  /** Its name. */
+  public static final String POD_GROUP_CRD_NAME = "podgroups.scheduling.x-k8s.io";
+
+  /** Applies the minimal PodGroup CRD ({@link #POD_GROUP_CRD}) and waits until it is Established. */
+  public synchronized void applyPodGroupCrd() {
+    try (InputStream in = TestBed.class.getResourceAsStream(POD_GROUP_CRD)) {
+      CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions().load(in).item();
+      admin.resource(crd).fieldManager("headroom-e2e").forceConflicts().serverSideApply();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    await("CRD " + POD_GROUP_CRD_NAME + " Established").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> established(admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).get()));
+  }
+
+  /** Deletes the PodGroup CRD if it exists and waits until it is gone. */
+  public synchronized void deletePodGroupCrd() {
+    admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).delete();
+    await("CRD " + POD_GROUP_CRD_NAME + " deleted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> admin.apiextensions().v1().customResourceDefinitions().withName(POD_GROUP_CRD_NAME).get() == null);
+  }
+
   /** {@code e2e/cluster restart-apiserver}: stops kube-apiserver and starts it again on the same port; returns once ready. */
   public void restartApiServer() {
     Scripts.run(root, env, Duration.ofMinutes(3), root.resolve("e2e/cluster").toString(), "restart-apiserver");

@@ -270,4 +270,20 @@ class HelmChartEquivalenceTest {
     });
     assertThat(chart).doesNotContainKey("ServiceMonitor/headroom-controller");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theAutoscalerRoleHasTheRulesOfTheKustomizeExampleAndIsAggregated() throws IOException {
+    assumeTrue(variant != null, "no variant rendering");
+    Map<String, Object> example = byKindAndName(documents(Files.readString(DEPLOY.resolve("examples/autoscaler-rbac.yaml"))))
+        .get("ClusterRole/headroom-autoscaler");
+    Map<String, Object> role = variant.get("ClusterRole/headroom-controller-autoscaler");
+    assertThat(role).isNotNull();
+    assertThat(ruleTriples(role)).isEqualTo(ruleTriples(example)).contains("scheduling.x-k8s.io/podgroups:watch",
+        "scheduling.volcano.sh/podgroups:list");
+    Map<String, Object> selector = ((List<Map<String, Object>>) path(chart.get("ClusterRole/headroom-controller-scalable-kinds"),
+        "aggregationRule").get("clusterRoleSelectors")).get(0);
+    assertThat(map(map(role, "metadata"), "labels")).containsAllEntriesOf(map(selector, "matchLabels"));
+    assertThat(chart).doesNotContainKey("ClusterRole/headroom-controller-autoscaler");
+  }
 }

@@ -17,8 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
- * The cluster-wide informers the autoscaler reads from: Nodes, Pods, PodDisruptionBudgets, DaemonSets, CapacityBuffers
- * and PodTemplates. They run on every replica so caches are warm when leadership is won.
+ * The cluster-wide informers the autoscaler reads from: Nodes, Pods, PodDisruptionBudgets, DaemonSets, CapacityBuffers,
+ * PodTemplates and, when their CRDs are served, PodGroups ({@link PodGroupInformers}). They run on every replica so caches are warm when leadership is won.
  */
 public final class AutoscalerInformers implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
@@ -28,6 +28,7 @@ public final class AutoscalerInformers implements AutoCloseable {
   private final SharedIndexInformer<CapacityBuffer> buffers;
   private final SharedIndexInformer<PodTemplate> templates;
   private final PodChangeFeed podChanges = new PodChangeFeed();
+  private final PodGroupInformers podGroups;
 
   public AutoscalerInformers(KubernetesClient client) {
     this(client, null);
@@ -35,6 +36,12 @@ public final class AutoscalerInformers implements AutoCloseable {
 
   /** As above; with {@code health} the informers keep retrying on API errors and report them there. */
   public AutoscalerInformers(KubernetesClient client, ApiHealth health) {
+    this(client, health, dev.headroom.controller.health.CrdWait.Backoff.DEFAULT);
+  }
+
+  /** As above, with the backoff of the PodGroup CRD lookups. */
+  public AutoscalerInformers(KubernetesClient client, ApiHealth health, dev.headroom.controller.health.CrdWait.Backoff podGroupBackoff) {
+    this.podGroups = new PodGroupInformers(client, health, podGroupBackoff);
     this.nodes = tracked(health, Node.class, client.nodes().runnableInformer(0));
     this.pods = tracked(health, Pod.class, client.pods().inAnyNamespace().runnableInformer(0));
     this.pods.addEventHandler(podChanges);
@@ -54,12 +61,13 @@ public final class AutoscalerInformers implements AutoCloseable {
 
   /** Starts every informer; the future completes when each has listed once. */
   public CompletableFuture<Void> start() {
+    podGroups.start();
     return CompletableFuture.allOf(all().map(SharedIndexInformer::start).toArray(CompletableFuture[]::new));
   }
 
-  /** True once every informer has listed. */
+  /** True once every informer has listed (the PodGroup kinds: once looked up, and listed if served). */
   public boolean hasSynced() {
-    return all().allMatch(SharedIndexInformer::hasSynced);
+    return all().allMatch(SharedIndexInformer::hasSynced) && podGroups.hasSynced();
   }
 
   /** Listers over the caches. */
@@ -71,7 +79,8 @@ public final class AutoscalerInformers implements AutoCloseable {
         daemonSets.getStore()::list,
         buffers.getStore()::list,
         (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))),
-        podChanges::since);
+        podChanges::since,
+        podGroups::podGroups);
   }
 
   /** The node lister alone (providers map nodes to groups with it). */
@@ -81,6 +90,7 @@ public final class AutoscalerInformers implements AutoCloseable {
 
   @Override
   public void close() {
+    podGroups.close();
     all().forEach(SharedIndexInformer::close);
   }
 }

@@ -37,6 +37,8 @@ public final class AutoscalerLoop implements AutoCloseable {
   private Iteration current;
   private ScheduledExecutorService executor;
   private volatile IterationResult last;
+  private dev.headroom.core.autoscaler.PendingDemand.NotDemand loggedNotDemand = dev.headroom.core.autoscaler.PendingDemand.NotDemand.NONE;
+  private java.util.Map<String, String> loggedBlocked = java.util.Map.of();
   /** {@link Ticker#nanoTime()} when the last scheduled tick ended (or the loop started). */
   private volatile long lastTick;
 
@@ -70,12 +72,35 @@ public final class AutoscalerLoop implements AutoCloseable {
     if (metrics != null) {
       metrics.record(r, main, timer.totals(), current.provider().nodeGroups(), current.view().pods());
     }
+    logChanges(r);
     if (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty()) {
       LOG.info("iteration: {} scale-up {} scale-down {} ({} ms)", r.scaleUpResult(), r.scaleUp(), r.scaleDown(), main / 1_000_000);
     } else {
       LOG.debug("iteration: {} ({} ms)", r.scaleUpResult(), main / 1_000_000);
     }
     return r;
+  }
+
+  /**
+   * One INFO line when the count of pending pods that are not demand changes, and one per blocked pod group when the
+   * message of its {@code PodGroupNotTriggerScaleUp} event (which names the limit) changes; a steady state logs nothing.
+   */
+  private void logChanges(IterationResult r) {
+    if (!r.notDemand().equals(loggedNotDemand)) {
+      LOG.info("pending pods that are not demand: {}", r.notDemand().describe());
+      loggedNotDemand = r.notDemand();
+    }
+    java.util.Map<String, String> blocked = new java.util.HashMap<>();
+    for (dev.headroom.core.autoscaler.EventRecord e : r.events()) {
+      if (dev.headroom.core.autoscaler.Events.POD_GROUP_NOT_TRIGGER_SCALE_UP.equals(e.reason())) {
+        String subject = e.subject().toString();
+        blocked.put(subject, e.message());
+        if (!e.message().equals(loggedBlocked.get(subject))) {
+          LOG.info("no scale-up for {}", e.message());
+        }
+      }
+    }
+    loggedBlocked = blocked;
   }
 
   /** The last iteration's result (null before the first). */

@@ -30,6 +30,8 @@ public final class AutoscalerMetrics {
   public static final String SAFE_TO_AUTOSCALE = "headroom_cluster_safe_to_autoscale";
   public static final String NODES = "headroom_nodes_count";
   public static final String UNSCHEDULABLE_PODS = "headroom_unschedulable_pods_count";
+  /** [H-EXT] Unbound pods core did not count as demand, {@code type} = {@code gated}, {@code not_yet_tried}. */
+  public static final String NOT_DEMAND_PODS = "headroom_not_demand_pods_count";
   public static final String NODE_GROUPS = "headroom_node_groups_count";
   public static final String NODE_GROUP_MIN = "headroom_node_group_min_count";
   public static final String NODE_GROUP_MAX = "headroom_node_group_max_count";
@@ -63,6 +65,7 @@ public final class AutoscalerMetrics {
   private final Map<String, AtomicLong> lastActivity = new TreeMap<>();
   private final MultiGauge nodes;
   private final MultiGauge unschedulable;
+  private final MultiGauge notDemand;
   private final MultiGauge groupMin;
   private final MultiGauge groupMax;
   private final MultiGauge groupTarget;
@@ -87,6 +90,8 @@ public final class AutoscalerMetrics {
     }
     nodes = MultiGauge.builder(NODES).description("Nodes by state").register(registry);
     unschedulable = MultiGauge.builder(UNSCHEDULABLE_PODS).description("Pending real pods by type").register(registry);
+    notDemand = MultiGauge.builder(NOT_DEMAND_PODS)
+        .description("Unbound pods that are not pending demand: gated, or not yet tried by their scheduler").register(registry);
     groupMin = MultiGauge.builder(NODE_GROUP_MIN).description("Minimum size per node group").register(registry);
     groupMax = MultiGauge.builder(NODE_GROUP_MAX).description("Maximum size per node group").register(registry);
     groupTarget = MultiGauge.builder(NODE_GROUP_TARGET).description("Target size per node group").register(registry);
@@ -200,7 +205,7 @@ public final class AutoscalerMetrics {
     groupTarget.register(targetRows, true);
     groupCount.set(groups.size());
 
-    // Pending real pods: marked unschedulable by the scheduler, or not processed yet.
+    // Pending real pods that are not gated: marked unschedulable by the scheduler, or not processed yet.
     long marked = 0;
     long unprocessed = 0;
     for (Pod p : allPods) {
@@ -212,6 +217,9 @@ public final class AutoscalerMetrics {
       if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
         continue;
       }
+      if (dev.headroom.core.autoscaler.PendingDemand.of(p, java.util.Set.of()) == dev.headroom.core.autoscaler.PendingDemand.Kind.GATED) {
+        continue; // held back by a queue: counted in NOT_DEMAND_PODS, never waiting for a scheduler
+      }
       if (unschedulableCondition(p)) {
         marked++;
       } else {
@@ -221,6 +229,9 @@ public final class AutoscalerMetrics {
     unschedulable.register(List.of(
         MultiGauge.Row.of(Tags.of("type", "unschedulable"), marked),
         MultiGauge.Row.of(Tags.of("type", "scheduler_unprocessed"), unprocessed)), true);
+    notDemand.register(List.of(
+        MultiGauge.Row.of(Tags.of("type", "gated"), r.notDemand().gated()),
+        MultiGauge.Row.of(Tags.of("type", "not_yet_tried"), r.notDemand().notYetTried())), true);
 
     // Scale-up and scale-down.
     for (IterationResult.ScaleUpDecision d : r.scaleUp()) {

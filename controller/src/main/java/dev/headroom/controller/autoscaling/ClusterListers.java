@@ -1,6 +1,7 @@
 package dev.headroom.controller.autoscaling;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.autoscaler.PodGroups;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
@@ -24,9 +25,22 @@ public record ClusterListers(
     Supplier<List<DaemonSet>> daemonSets,
     Supplier<List<CapacityBuffer>> buffers,
     BiFunction<String, String, Optional<PodTemplate>> podTemplate,
-    java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges) {
+    java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges,
+    Supplier<PodGroups> podGroups) {
 
-  /** Listers without a pod change log (every loop reads every pod). */
+  /** Listers without PodGroups. */
+  public ClusterListers(
+      Supplier<List<Node>> nodes,
+      Supplier<List<Pod>> pods,
+      Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
+      Supplier<List<DaemonSet>> daemonSets,
+      Supplier<List<CapacityBuffer>> buffers,
+      BiFunction<String, String, Optional<PodTemplate>> podTemplate,
+      java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges) {
+    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, podChanges, () -> PodGroups.NONE);
+  }
+
+  /** Listers without a pod change log (every loop reads every pod) and without PodGroups. */
   public ClusterListers(
       Supplier<List<Node>> nodes,
       Supplier<List<Pod>> pods,
@@ -34,7 +48,7 @@ public record ClusterListers(
       Supplier<List<DaemonSet>> daemonSets,
       Supplier<List<CapacityBuffer>> buffers,
       BiFunction<String, String, Optional<PodTemplate>> podTemplate) {
-    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, cursor -> Optional.empty());
+    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, cursor -> Optional.empty(), () -> PodGroups.NONE);
   }
 
   /** Every read is a fresh list from the API server (consistent with the previous write; for tests and tools). */
@@ -45,6 +59,8 @@ public record ClusterListers(
         () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems(),
         () -> client.apps().daemonSets().inAnyNamespace().list().getItems(),
         () -> client.resources(CapacityBuffer.class).inAnyNamespace().list().getItems(),
-        (ns, name) -> Optional.ofNullable(client.resources(PodTemplate.class).inNamespace(ns).withName(name).get()));
+        (ns, name) -> Optional.ofNullable(client.resources(PodTemplate.class).inNamespace(ns).withName(name).get()),
+        cursor -> Optional.empty(),
+        PodGroupInformers.fromApi(client));
   }
 }

@@ -48,6 +48,12 @@ public final class InformerClusterView implements ClusterView {
     return listers.daemonSets().get();
   }
 
+  /** The PodGroups (coscheduling, Volcano) the listers hold; none when their CRDs are not installed. */
+  @Override
+  public dev.headroom.core.autoscaler.PodGroups podGroups() {
+    return listers.podGroups().get();
+  }
+
   @Override
   public List<CapacityBuffer> buffers() {
     return listers.buffers().get();

@@ -102,6 +102,11 @@ public final class PhaseTimer {
       }
 
       @Override
+      public dev.headroom.core.autoscaler.PodGroups podGroups() {
+        return time(READ_CLUSTER, v::podGroups);
+      }
+
+      @Override
       public Optional<PodTemplate> podTemplate(String namespace, String name) {
         return time(READ_CLUSTER, () -> v.podTemplate(namespace, name));
       }

@@ -38,13 +38,16 @@ public final class CrdWait {
     }
   }
 
+  private final String resource;
+  private final boolean required;
   private final Supplier<Optional<String>> check;
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
   private final Runnable onServed;
-  private volatile String waitingFor = "checking that the API server serves " + RESOURCE;
+  private volatile String waitingFor;
   private volatile boolean served;
   private volatile int attempts;
+  private volatile boolean checked;
   private int failures;
   private String logged;
 
@@ -52,6 +55,18 @@ public final class CrdWait {
    * @param check empty when the resource is served, else why not (one line)
    */
   public CrdWait(Supplier<Optional<String>> check, Backoff backoff, ScheduledExecutorService scheduler, Runnable onServed) {
+    this(RESOURCE, true, check, backoff, scheduler, onServed);
+  }
+
+  /**
+   * A wait for {@code resource} ({@code plural.group}). An optional one ({@code required} false) says why it waits in
+   * one INFO line instead of a WARN; the caller does not hold readiness on it.
+   */
+  public CrdWait(String resource, boolean required, Supplier<Optional<String>> check, Backoff backoff, ScheduledExecutorService scheduler,
+      Runnable onServed) {
+    this.resource = resource;
+    this.required = required;
+    this.waitingFor = "checking that the API server serves " + resource;
     this.check = check;
     this.backoff = backoff;
     this.scheduler = scheduler;
@@ -101,22 +116,28 @@ public final class CrdWait {
     try {
       missing = check.get();
     } catch (RuntimeException e) {
-      missing = Optional.of("cannot check whether the API server serves " + RESOURCE + ": " + ApiHealth.oneLine(e) + "; retrying");
+      missing = Optional.of("cannot check whether the API server serves " + resource + ": " + ApiHealth.oneLine(e) + "; retrying");
       LOG.debug("CRD check failure", e);
     }
     if (missing.isEmpty()) {
       if (logged != null) {
-        LOG.info("the API server serves {} now; starting the informers", RESOURCE);
+        LOG.info("the API server serves {} now; starting {}", resource, required ? "the informers" : "its informer");
       }
       served = true;
       waitingFor = null;
       onServed.run();
+      checked = true;
       return;
     }
+    checked = true;
     failures++;
     waitingFor = missing.get();
     if (!missing.get().equals(logged)) {
-      LOG.warn(missing.get());
+      if (required) {
+        LOG.warn(missing.get());
+      } else {
+        LOG.info(missing.get());
+      }
       logged = missing.get();
     }
     Duration delay = backoff.after(failures);
@@ -135,6 +156,11 @@ public final class CrdWait {
   /** Why the controller still waits (readiness reason), or empty once served. */
   public Optional<String> waiting() {
     return Optional.ofNullable(waitingFor);
+  }
+
+  /** True once a check has finished (whatever it found); until then nobody knows whether the resource is served. */
+  public boolean checked() {
+    return checked;
   }
 
   /** Checks made so far (tests: proves the backoff, not a spin). */

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * A tiny stand-in for kube-scheduler in tests: binds pending pods to Ready, schedulable nodes where core's scheduling
- * predicates say they fit (first fit in node-name order), and marks the others {@code PodScheduled=False/Unschedulable}.
+ * predicates say they fit (first fit in node-name order), and marks the others {@code PodScheduled=False/Unschedulable}
+ * (gated pods {@code PodScheduled=False/SchedulingGated}, as kube-scheduler does).
  */
 final class TestScheduler {
   private final KubernetesClient client;
@@ -50,6 +51,18 @@ final class TestScheduler {
         .thenComparing(p -> p.getMetadata().getName()));
     int bound = 0;
     for (Pod p : pending) {
+      if (p.getSpec().getSchedulingGates() != null && !p.getSpec().getSchedulingGates().isEmpty()) {
+        // kube-scheduler does not try a gated pod; it reports PodScheduled=False/SchedulingGated.
+        client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).editStatus(x -> {
+          if (x.getStatus() == null) {
+            x.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+          }
+          x.getStatus().setPhase("Pending");
+          x.getStatus().setConditions(new ArrayList<>(List.of(condition("False", "SchedulingGated"))));
+          return x;
+        });
+        continue;
+      }
       Placement placement = snapshot.schedulePodOnAnyNode(compiler.compile(p));
       String ns = p.getMetadata().getNamespace();
       String name = p.getMetadata().getName();

@@ -39,6 +39,11 @@ public final class PendingDemand {
   /** Unbound pods that are not demand: gated ones and ones their scheduler has not tried yet. */
   public record NotDemand(int gated, int notYetTried) {
     public static final NotDemand NONE = new NotDemand(0, 0);
+
+    /** {@code gated: N, not yet tried by their scheduler: M}, as {@code plan} and the cluster runtime's log print it. */
+    public String describe() {
+      return "gated: " + gated + ", not yet tried by their scheduler: " + notYetTried;
+    }
   }
 
   private PendingDemand() {}

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Pods that are scheduled as a unit (a gang): which group a pod belongs to and how many of the group must get
@@ -111,6 +112,20 @@ public final class PodGroups {
     }
     String name = meta.get(key);
     return name == null || name.isEmpty() ? null : declared.get(new Key(source, ns, name));
+  }
+
+  /**
+   * A PodGroup's {@code spec.minMember} as read from YAML or JSON ({@code spec} the object's {@code spec} map or
+   * null): empty unless it is a positive integer. {@code plan} reports an empty result at the field's line; the
+   * cluster runtime does not group the pods of such a PodGroup.
+   */
+  public static OptionalInt minMember(Object spec) {
+    Object min = spec instanceof Map<?, ?> m ? m.get("minMember") : null;
+    if (!(min instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.doubleValue() < 1
+        || n.doubleValue() > Integer.MAX_VALUE) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(n.intValue());
   }
 
   /** True when the buffer annotations ask for a gang buffer. */
