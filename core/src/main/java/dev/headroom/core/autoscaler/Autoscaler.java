@@ -131,7 +131,6 @@ public final class Autoscaler {
     /** What the loop reads of each node object. */
     Map<Node, NodeFacts> facts = Map.of();
     Map<Pod, Placement> placement = new IdentityHashMap<>();
-    final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
     /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
     PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
@@ -270,7 +269,7 @@ public final class Autoscaler {
       unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
     }
     ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
-    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection, up.skipInfeasible());
+    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection);
     return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
   }
 
@@ -539,11 +538,6 @@ public final class Autoscaler {
       return reasons.getOrDefault(p, "");
     }
 
-    /** Not used for infeasibility (computed separately); kept for symmetry. */
-    boolean skipInfeasible() {
-      return false;
-    }
-
     String infosText() {
       StringBuilder sb = new StringBuilder("[");
       for (int i = 0; i < decisions.size(); i++) {
@@ -796,7 +790,7 @@ public final class Autoscaler {
     return sb.toString();
   }
 
-  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
+  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection) {
     List<BufferOutcome> out = new ArrayList<>();
     List<Node> existing = new ArrayList<>();
     for (Node n : loop.nodes) {

@@ -191,7 +191,7 @@ public final class Simulation {
       every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
     }
 
-    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
+    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, seed).build();
     autoscalerOptions = options;
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers), provider, e -> {},
         buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), cachedSimulations());
