@@ -74,7 +74,7 @@ public final class KarpenterDiverse implements Scenario {
 
   /** The benchmark's options. */
   public static AutoscalerOptions options() {
-    return AutoscalerOptions.builder().expander("price").maxNodesPerScaleUp(1_000_000).salvoScaleUp(true).provisioningPass(true).build();
+    return AutoscalerOptions.builder().set(AutoscalerOptions.EXPANDER, "price").set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, 1_000_000).set(AutoscalerOptions.SALVO_SCALE_UP, true).set(AutoscalerOptions.PROVISIONING_PASS, true).build();
   }
 
   @Override

@@ -69,7 +69,7 @@ public final class RunOnceScaleUp implements Scenario {
 
   /** The benchmark's options. */
   public static AutoscalerOptions options() {
-    return AutoscalerOptions.builder().maxNodesTotal(10_000).maxNodesPerScaleUp(10_000).expander("least-waste").build();
+    return AutoscalerOptions.builder().set(AutoscalerOptions.MAX_NODES_TOTAL, 10_000).set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, 10_000).set(AutoscalerOptions.EXPANDER, "least-waste").build();
   }
 
   /** The single group {@code ng}: 0..10,000 nodes of 10,000 mCPU and 10,000 bytes, 110 pods. */

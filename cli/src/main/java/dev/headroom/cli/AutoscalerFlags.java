@@ -1,126 +1,84 @@
 package dev.headroom.cli;
 
 import dev.headroom.controller.autoscaling.AutoscalerSettings;
+import dev.headroom.core.autoscaler.AutoscalerOption;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
+import dev.headroom.core.autoscaler.OptionType;
 import dev.headroom.core.autoscaler.expander.Expanders;
 import dev.headroom.core.nodegroup.GoDuration;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The autoscaler flags of {@code headroom run} (a picocli mixin), named as the upstream Cluster Autoscaler's. Without
  * {@code --cloud-provider} the autoscaler does not run. Durations use the Go syntax of the upstream flags
  * ({@code 10s}, {@code 15m}, {@code 1h30m}; also {@code 1d}), the same syntax as every other duration of Headroom.
- * Booleans accept a bare flag ({@code --scale-down-enabled}) or a value ({@code --scale-down-enabled=false}).
+ * Booleans accept a bare flag ({@code --scale-down-enabled}) or a value ({@code --scale-down-enabled=false}). The flags
+ * that set an autoscaler option are made from the option ({@link #add}); the others are declared here.
  */
 public final class AutoscalerFlags {
 
-  private static final String BOOL = "0..1";
+  /** The options {@code headroom run} has a flag for (key, type, default and description come from each option). */
+  static final List<AutoscalerOption<?>> RUN = List.of(
+      AutoscalerOptions.SCAN_INTERVAL,
+      AutoscalerOptions.EXPANDER,
+      AutoscalerOptions.MAX_NODES_TOTAL,
+      AutoscalerOptions.MAX_NODES_PER_SCALEUP,
+      AutoscalerOptions.MAX_NODE_PROVISION_TIME,
+      AutoscalerOptions.SCALE_DOWN_ENABLED,
+      AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME,
+      AutoscalerOptions.SCALE_DOWN_UNREADY_TIME,
+      AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD,
+      AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_DELETE,
+      AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_FAILURE,
+      AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD,
+      AutoscalerOptions.SCALE_DOWN_GPU_UTILIZATION_THRESHOLD,
+      AutoscalerOptions.SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT,
+      AutoscalerOptions.MAX_SCALE_DOWN_PARALLELISM,
+      AutoscalerOptions.MAX_DRAIN_PARALLELISM,
+      AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS,
+      AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE,
+      AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION,
+      AutoscalerOptions.PROVISIONING_PASS,
+      AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
 
-  /** Defaults of the options named after {@link AutoscalerOptions} fields: {@link AutoscalerOptions#FLAGS}. */
-  static final class Defaults implements picocli.CommandLine.IDefaultValueProvider {
+  /** The options {@code headroom plan} has a flag for. */
+  static final List<AutoscalerOption<?>> PLAN = List.of(AutoscalerOptions.EXPANDER, AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
+
+  /** Adds the {@link #RUN} flags to {@code headroom run}. */
+  public static final class RunFlags implements CommandLine.IModelTransformer {
     @Override
-    public String defaultValue(picocli.CommandLine.Model.ArgSpec arg) {
-      if (arg instanceof picocli.CommandLine.Model.OptionSpec o && o.longestName().startsWith("--")) {
-        return AutoscalerOptions.FLAGS.get(o.longestName().substring(2));
-      }
-      return null;
+    public CommandSpec transform(CommandSpec command) {
+      add(command, RUN);
+      return command;
     }
   }
+
+  /** Adds the {@link #PLAN} flags to {@code headroom plan}. */
+  public static final class PlanFlags implements CommandLine.IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec command) {
+      add(command, PLAN);
+      return command;
+    }
+  }
+
+  @Spec(Spec.Target.MIXEE) CommandSpec command;
 
   @Option(names = AutoscalerSettings.FLAG_CLOUD_PROVIDER, paramLabel = "kwok|clusterapi",
       description = "run the autoscaler with this node provider (default: autoscaler off)")
   String cloudProvider;
 
-  @Option(names = "--" + AutoscalerOptions.SCAN_INTERVAL, paramLabel = "DURATION",
-      description = "how often the autoscaler runs, at least 1s (default: ${DEFAULT-VALUE})")
-  String scanInterval;
-
-  @Option(names = "--" + AutoscalerOptions.EXPANDER, paramLabel = "NAMES",
-      description = "expander chain: least-waste, most-pods, least-nodes, price, priority, random (default: ${DEFAULT-VALUE})")
-  String expander;
-
-  @Option(names = "--" + AutoscalerOptions.MAX_NODES_TOTAL, paramLabel = "N",
-      description = "upper bound of the cluster's node count, 0 = none (default: ${DEFAULT-VALUE})")
-  String maxNodesTotal;
-
-  @Option(names = "--" + AutoscalerOptions.MAX_NODES_PER_SCALEUP, paramLabel = "N",
-      description = "most nodes one scale-up adds (default: ${DEFAULT-VALUE})")
-  String maxNodesPerScaleUp;
-
-  @Option(names = "--" + AutoscalerOptions.MAX_NODE_PROVISION_TIME, paramLabel = "DURATION",
-      description = "a requested node not Ready by then backs its group off (default: ${DEFAULT-VALUE})")
-  String maxNodeProvisionTime;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_ENABLED, arity = BOOL, fallbackValue = "true",
-      paramLabel = "BOOL", description = "remove unneeded nodes (default: ${DEFAULT-VALUE})")
-  boolean scaleDownEnabled;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, paramLabel = "DURATION",
-      description = "how long a node must be unneeded before it is removed (default: ${DEFAULT-VALUE})")
-  String scaleDownUnneededTime;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_UNREADY_TIME, paramLabel = "DURATION",
-      description = "how long an unready node must be unneeded before it is removed (default: ${DEFAULT-VALUE})")
-  String scaleDownUnreadyTime;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD, paramLabel = "DURATION",
-      description = "no scale-down for this long after a scale-up (default: ${DEFAULT-VALUE})")
-  String scaleDownDelayAfterAdd;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_DELETE, paramLabel = "DURATION",
-      description = "no scale-down for this long after a node deletion (default: ${DEFAULT-VALUE})")
-  String scaleDownDelayAfterDelete;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_FAILURE, paramLabel = "DURATION",
-      description = "no scale-down for this long after a failed one (default: ${DEFAULT-VALUE})")
-  String scaleDownDelayAfterFailure;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, paramLabel = "RATIO",
-      description = "a node below this requested/allocatable ratio may be removed (default: ${DEFAULT-VALUE})")
-  String scaleDownUtilizationThreshold;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_GPU_UTILIZATION_THRESHOLD, paramLabel = "RATIO",
-      description = "the same for GPU nodes, on GPU requests (default: ${DEFAULT-VALUE})")
-  String scaleDownGpuUtilizationThreshold;
-
-  @Option(names = "--" + AutoscalerOptions.SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT, paramLabel = "N",
-      description = "most non-empty nodes checked for removal per loop (default: ${DEFAULT-VALUE})")
-  String scaleDownNonEmptyCandidatesCount;
-
-  @Option(names = "--" + AutoscalerOptions.MAX_SCALE_DOWN_PARALLELISM, paramLabel = "N",
-      description = "most nodes removed at once (default: ${DEFAULT-VALUE})")
-  String maxScaleDownParallelism;
-
-  @Option(names = "--" + AutoscalerOptions.MAX_DRAIN_PARALLELISM, paramLabel = "N",
-      description = "most non-empty nodes drained at once (default: ${DEFAULT-VALUE})")
-  String maxDrainParallelism;
-
   @Option(names = AutoscalerSettings.FLAG_MAX_GRACEFUL_TERMINATION_SEC, paramLabel = "SECONDS",
       defaultValue = "" + AutoscalerSettings.DEFAULT_MAX_GRACEFUL_TERMINATION_SEC,
       description = "longest grace period given to a pod evicted by scale-down (default: ${DEFAULT-VALUE})")
   int maxGracefulTerminationSec;
-
-  @Option(names = "--" + AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS, arity = BOOL, fallbackValue = "true",
-      paramLabel = "BOOL", description = "never remove a node with kube-system pods other than DaemonSet or mirror pods (default: ${DEFAULT-VALUE})")
-  boolean skipNodesWithSystemPods;
-
-  @Option(names = "--" + AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE, arity = BOOL, fallbackValue = "true",
-      paramLabel = "BOOL", description = "never remove a node with pods using emptyDir or hostPath (default: ${DEFAULT-VALUE})")
-  boolean skipNodesWithLocalStorage;
-
-  @Option(names = "--" + AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION, arity = BOOL, fallbackValue = "true",
-      paramLabel = "BOOL", description = "leave DaemonSet pods out of a node's utilisation (default: ${DEFAULT-VALUE})")
-  boolean ignoreDaemonSetsUtilization;
-
-  @Option(names = "--" + AutoscalerOptions.PROVISIONING_PASS, arity = BOOL, fallbackValue = "true", paramLabel = "BOOL",
-      description = "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation (default: ${DEFAULT-VALUE})")
-  boolean provisioningPass;
-
-  @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES", defaultValue = "",
-      description = "schedulers whose not-yet-processed pods count as demand, comma-separated (default: none)")
-  String bypassedSchedulerNames;
 
   @Option(names = AutoscalerSettings.FLAG_NODE_GROUPS, paramLabel = "FILE",
       description = "kwok: NodeGroup documents; without it ConfigMap headroom-node-groups (key nodegroups.yaml) in the lease namespace")
@@ -146,9 +104,9 @@ public final class AutoscalerFlags {
    */
   void validate() {
     try {
-      Expanders.parse(expander);
+      Expanders.parse(text(command, AutoscalerOptions.EXPANDER));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
+      throw new IllegalArgumentException(flag(AutoscalerOptions.EXPANDER) + ": " + e.getMessage());
     }
   }
 
@@ -160,29 +118,8 @@ public final class AutoscalerFlags {
    */
   AutoscalerSettings settings(boolean injection, String namespace) {
     validate();
-    AutoscalerOptions.Builder b = AutoscalerOptions.builder()
-        .set(AutoscalerOptions.SCAN_INTERVAL, scanInterval)
-        .set(AutoscalerOptions.EXPANDER, expander)
-        .set(AutoscalerOptions.MAX_NODES_TOTAL, maxNodesTotal)
-        .set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, maxNodesPerScaleUp)
-        .set(AutoscalerOptions.SCALE_DOWN_ENABLED, String.valueOf(scaleDownEnabled))
-        .set(AutoscalerOptions.MAX_NODE_PROVISION_TIME, maxNodeProvisionTime)
-        .set(AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, scaleDownUnneededTime)
-        .set(AutoscalerOptions.SCALE_DOWN_UNREADY_TIME, scaleDownUnreadyTime)
-        .set(AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD, scaleDownDelayAfterAdd)
-        .set(AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_DELETE, scaleDownDelayAfterDelete)
-        .set(AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_FAILURE, scaleDownDelayAfterFailure)
-        .set(AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, scaleDownUtilizationThreshold)
-        .set(AutoscalerOptions.SCALE_DOWN_GPU_UTILIZATION_THRESHOLD, scaleDownGpuUtilizationThreshold)
-        .set(AutoscalerOptions.SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT, scaleDownNonEmptyCandidatesCount)
-        .set(AutoscalerOptions.MAX_SCALE_DOWN_PARALLELISM, maxScaleDownParallelism)
-        .set(AutoscalerOptions.MAX_DRAIN_PARALLELISM, maxDrainParallelism)
-        .set(AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS, String.valueOf(skipNodesWithSystemPods))
-        .set(AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE, String.valueOf(skipNodesWithLocalStorage))
-        .set(AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION, String.valueOf(ignoreDaemonSetsUtilization))
-        .set(AutoscalerOptions.PROVISIONING_PASS, String.valueOf(provisioningPass))
-        .set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, bypassedSchedulerNames)
-        .bufferPodInjectionEnabled(injection);
+    AutoscalerOptions.Builder b = apply(command, RUN, AutoscalerOptions.builder())
+        .set(AutoscalerOptions.BUFFER_POD_INJECTION_ENABLED, injection);
     AutoscalerOptions options = b.build();
     if (maxGracefulTerminationSec < 0) {
       throw new IllegalArgumentException(AutoscalerSettings.FLAG_MAX_GRACEFUL_TERMINATION_SEC + ": must be >= 0");
@@ -195,5 +132,49 @@ public final class AutoscalerFlags {
     }
     return new AutoscalerSettings(cloudProvider, options, namespace, nodeGroups, nodeGroupAutoDiscovery, delay,
         maxGracefulTerminationSec);
+  }
+
+  /** The flag of an option: {@code --} and its key. */
+  static String flag(AutoscalerOption<?> option) {
+    return "--" + option.key();
+  }
+
+  /** Adds one flag per option to {@code command}, with the option's type, default and description. */
+  static void add(CommandSpec command, List<AutoscalerOption<?>> options) {
+    for (AutoscalerOption<?> o : options) {
+      String defaultText = o.defaultText();
+      OptionSpec.Builder b = OptionSpec.builder(flag(o))
+          .paramLabel(o.type().label())
+          .defaultValue(defaultText)
+          .description(o.description() + " (default: " + (defaultText.isEmpty() ? "none" : defaultText) + ")");
+      if (o.type() == OptionType.BOOLEAN) {
+        b.type(boolean.class).arity("0..1").fallbackValue("true");
+      } else {
+        b.type(String.class);
+      }
+      command.addOption(b.build());
+    }
+  }
+
+  /** The text of an option's flag after parsing (given or its default). */
+  static String text(CommandSpec command, AutoscalerOption<?> option) {
+    OptionSpec spec = command.findOption(flag(option));
+    if (spec == null) {
+      throw new IllegalStateException(flag(option) + " is not a flag of " + command.qualifiedName());
+    }
+    Object value = spec.getValue();
+    return value == null ? option.defaultText() : String.valueOf(value);
+  }
+
+  /**
+   * Sets {@code options} from their flags' values on {@code command}.
+   *
+   * @throws IllegalArgumentException naming the flag whose value is malformed
+   */
+  static AutoscalerOptions.Builder apply(CommandSpec command, List<AutoscalerOption<?>> options, AutoscalerOptions.Builder builder) {
+    for (AutoscalerOption<?> o : options) {
+      builder.set(o.key(), text(command, o));
+    }
+    return builder;
   }
 }

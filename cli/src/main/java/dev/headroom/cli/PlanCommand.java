@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plan",
     mixinStandardHelpOptions = true,
+    modelTransformer = AutoscalerFlags.PlanFlags.class,
     description = {
         "Run one autoscaler iteration over YAML files (no cluster needed) and print the scale-up it would request, "
             + "where the pending pods and every buffer's virtual pods would go, which pods stay unschedulable and why, "
@@ -45,14 +46,6 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "text (default) or json.")
   Format output = Format.text;
 
-  @Option(names = "--" + AutoscalerOptions.EXPANDER, paramLabel = "NAME",
-      description = "Expander chain, comma-separated (default " + AutoscalerOptions.DEFAULT_EXPANDER + ").")
-  String expander = AutoscalerOptions.DEFAULT_EXPANDER;
-
-  @Option(names = "--" + AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, paramLabel = "NAMES",
-      description = "Schedulers whose pods count as demand before they mark them Unschedulable, comma-separated (default: none).")
-  String bypassedSchedulerNames = "";
-
   @Option(names = "--now", paramLabel = "RFC3339", description = "The loop time; default: the current time.")
   String now;
 
@@ -62,9 +55,9 @@ public final class PlanCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Instant at = NowOption.parse(now, spec.commandLine());
     try {
-      Expanders.parse(expander);
+      Expanders.parse(AutoscalerFlags.text(spec, AutoscalerOptions.EXPANDER));
     } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--" + AutoscalerOptions.EXPANDER + ": " + e.getMessage());
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), AutoscalerFlags.flag(AutoscalerOptions.EXPANDER) + ": " + e.getMessage());
     }
     YamlInputLoader loader = new YamlInputLoader();
     Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
@@ -72,7 +65,7 @@ public final class PlanCommand implements Callable<Integer> {
       return 1;
     }
     List<InputDocument> documents = loaded.get();
-    AutoscalerOptions options = AutoscalerOptions.builder().expander(expander).bypassedSchedulerNames(bypassedSchedulerNames).build();
+    AutoscalerOptions options = AutoscalerFlags.apply(spec, AutoscalerFlags.PLAN, AutoscalerOptions.builder()).build();
     Planner.Result result;
     try {
       result = new Planner(loader).plan(documents, options, at);

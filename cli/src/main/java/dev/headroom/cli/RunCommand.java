@@ -34,7 +34,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code headroom run}: the buffer controller in a cluster (informers, leader election, metrics). */
-@Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = AutoscalerFlags.Defaults.class,
+@Command(name = "run", mixinStandardHelpOptions = true, modelTransformer = AutoscalerFlags.RunFlags.class,
     description = "Run the CapacityBuffer controller against a cluster (in-cluster config unless --kubeconfig is given); "
         + "with --cloud-provider also the autoscaler, under the same leader election.")
 public final class RunCommand implements Callable<Integer> {

@@ -1,5 +1,7 @@
 package dev.headroom.cli;
 
+import dev.headroom.core.autoscaler.AutoscalerOptions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.headroom.controller.autoscaling.AutoscalerSettings;
@@ -70,7 +72,7 @@ class RunCommandAutoscalerTest {
     assertThat(old.options().lease().namespace()).isEqualTo("legacy");
     assertThat(old.options().lease().name()).isEqualTo("old");
     assertThat(parse().autoscalerFlags.settings(true, "x").options())
-        .isEqualTo(dev.headroom.core.autoscaler.AutoscalerOptions.builder().bufferPodInjectionEnabled(true).build());
+        .isEqualTo(dev.headroom.core.autoscaler.AutoscalerOptions.builder().set(AutoscalerOptions.BUFFER_POD_INJECTION_ENABLED, true).build());
   }
 
   @Test

@@ -60,7 +60,7 @@ class AutoscalerMetricsTest {
         .build();
     RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(List.of(
         group("fast", 2, Duration.ofMinutes(5)), group("slow", 1, null)));
-    AutoscalerOptions options = AutoscalerOptions.builder().maxNodeStartupTime(Duration.ofMinutes(15)).build();
+    AutoscalerOptions options = AutoscalerOptions.builder().set(AutoscalerOptions.MAX_NODE_STARTUP_TIME, Duration.ofMinutes(15)).build();
     Autoscaler autoscaler = new Autoscaler(options, view, provider, new RecordingEventSink(), new RecordingStatusWriter(),
         new AutoscalerState(options), SnapshotSimulation::new);
 

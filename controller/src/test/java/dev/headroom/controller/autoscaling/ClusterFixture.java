@@ -70,8 +70,8 @@ final class ClusterFixture {
   /** Test options: upstream defaults with short scale-down timers. */
   static AutoscalerOptions.Builder options() {
     return AutoscalerOptions.builder()
-        .scaleDownUnneededTime(Duration.ofMinutes(1))
-        .scaleDownDelayAfterAdd(Duration.ofMinutes(1));
+        .set(AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, Duration.ofMinutes(1))
+        .set(AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD, Duration.ofMinutes(1));
   }
 
   /** Advances the clock by one scan interval, runs one iteration, then lets the scheduler bind what fits. */

@@ -198,7 +198,7 @@ class KwokAutoscalingTest {
 
   @Test
   void nodesThatNeverTurnReadyTimeOutBackOffAndAreRemoved() {
-    AutoscalerOptions options = ClusterFixture.options().maxNodeProvisionTime(Duration.ofMinutes(5)).build();
+    AutoscalerOptions options = ClusterFixture.options().set(AutoscalerOptions.MAX_NODE_PROVISION_TIME, Duration.ofMinutes(5)).build();
     ClusterFixture f = fixture(options, groups(0, 10, 0, "1h"));
     f.deployment("web", 2, "1", "1Gi");
     f.scheduler.schedule();

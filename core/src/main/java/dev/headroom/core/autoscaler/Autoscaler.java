@@ -131,7 +131,6 @@ public final class Autoscaler {
     /** What the loop reads of each node object. */
     Map<Node, NodeFacts> facts = Map.of();
     Map<Pod, Placement> placement = new IdentityHashMap<>();
-    final Map<Pod, Map<String, Long>> requests = new IdentityHashMap<>();
     SchedulingSimulation sim;
     /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
     PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
@@ -270,7 +269,7 @@ public final class Autoscaler {
       unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
     }
     ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
-    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection, up.skipInfeasible());
+    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection);
     return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
   }
 
@@ -529,7 +528,6 @@ public final class Autoscaler {
       Map<Pod, ScaleUpDecision> triggeredBy,
       List<Pod> triggeredInOrder,
       Map<Pod, String> reasons,
-      Set<Pod> virtualInfeasibleChecked,
       String limitReason) {
 
     String reasonFor(Pod p) {
@@ -537,11 +535,6 @@ public final class Autoscaler {
         return limitReason;
       }
       return reasons.getOrDefault(p, "");
-    }
-
-    /** Not used for infeasibility (computed separately); kept for symmetry. */
-    boolean skipInfeasible() {
-      return false;
     }
 
     String infosText() {
@@ -561,12 +554,12 @@ public final class Autoscaler {
   private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), List.of(), reasons, Set.of(), null);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), List.of(), reasons, null);
     }
     if (options.maxNodesTotal() > 0 && loop.readyNodes.size() >= options.maxNodesTotal()) {
       loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
           String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), List.of(), reasons, Set.of(), Events.MAX_TOTAL_NODES_REASON);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), List.of(), reasons, Events.MAX_TOTAL_NODES_REASON);
     }
     Instant oldest = null;
     for (Pod p : real) {
@@ -576,7 +569,7 @@ public final class Autoscaler {
       }
     }
     if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(loop.now) && oldest != Instant.MIN) {
-      return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, Set.of(), null);
+      return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, null);
     }
     ScaleUpRun run = new ScaleUpRun(loop, real, virtual, currentNodeCount);
     return run.run();
@@ -650,7 +643,7 @@ public final class Autoscaler {
       }
       // No group to consider leaves no per-group reason to count: say why instead of an empty text.
       String noGroups = loop.groups.isEmpty() ? Events.NO_NODE_GROUPS_REASON : null;
-      return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, Set.of(), noGroups);
+      return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, noGroups);
     }
 
     /** Scales the option's group up; false when no further option may be executed (node total reached). */
@@ -796,7 +789,7 @@ public final class Autoscaler {
     return sb.toString();
   }
 
-  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection, boolean ignored) {
+  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection) {
     List<BufferOutcome> out = new ArrayList<>();
     List<Node> existing = new ArrayList<>();
     for (Node n : loop.nodes) {

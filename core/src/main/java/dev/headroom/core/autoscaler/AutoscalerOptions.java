@@ -1,13 +1,24 @@
 package dev.headroom.core.autoscaler;
 
 import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Every autoscaler option in one record, with the upstream Cluster Autoscaler defaults (Headroom differs only
- * where the spec says so: buffer pod injection on, {@code realPodsFirst}). The CLI flag of an option is its
- * name in kebab-case; {@link #FLAGS} maps each flag to its default text.
+ * where the spec says so: buffer pod injection on, {@code realPodsFirst}).
+ *
+ * <p>Each option is one typed constant below ({@link AutoscalerOption}: key, name, type, default, description),
+ * in record-component order, and {@link #ALL} lists them. The builder sets options through these constants (typed)
+ * or by key or name from text; the CLI flags, the scenario file's {@code autoscaler} keys and {@code docs/options.md}
+ * come from the same list. Adding an option means one constant, one record component and one line in
+ * {@link Builder#build()}; {@code AutoscalerOptionsTest} fails when the three disagree.
  */
 public record AutoscalerOptions(
     Duration scanInterval,
@@ -32,7 +43,7 @@ public record AutoscalerOptions(
     int maxNodesTotal,
     int maxNodesPerScaleUp,
     String expander,
-    Map<Integer, java.util.List<String>> expanderPriorities,
+    Map<Integer, List<String>> expanderPriorities,
     Duration initialNodeGroupBackoffDuration,
     Duration maxNodeGroupBackoffDuration,
     Duration nodeGroupBackoffResetTimeout,
@@ -50,101 +61,176 @@ public record AutoscalerOptions(
     String bypassedSchedulerNames,
     boolean provisioningPass) {
 
-  /** Flag names (kebab-case of the option names; CA spelling where CA has the flag). */
-  public static final String SCAN_INTERVAL = "scan-interval";
-  public static final String SCALE_DOWN_ENABLED = "scale-down-enabled";
-  public static final String SCALE_DOWN_UNNEEDED_TIME = "scale-down-unneeded-time";
-  public static final String SCALE_DOWN_UNREADY_TIME = "scale-down-unready-time";
-  public static final String SCALE_DOWN_DELAY_AFTER_ADD = "scale-down-delay-after-add";
-  public static final String SCALE_DOWN_DELAY_AFTER_DELETE = "scale-down-delay-after-delete";
-  public static final String SCALE_DOWN_DELAY_AFTER_FAILURE = "scale-down-delay-after-failure";
-  public static final String SCALE_DOWN_UTILIZATION_THRESHOLD = "scale-down-utilization-threshold";
-  public static final String SCALE_DOWN_GPU_UTILIZATION_THRESHOLD = "scale-down-gpu-utilization-threshold";
-  public static final String SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT = "scale-down-non-empty-candidates-count";
-  public static final String UNREMOVABLE_NODE_RECHECK_TIMEOUT = "unremovable-node-recheck-timeout";
-  public static final String MAX_SCALE_DOWN_PARALLELISM = "max-scale-down-parallelism";
-  public static final String MAX_DRAIN_PARALLELISM = "max-drain-parallelism";
-  public static final String SKIP_NODES_WITH_SYSTEM_PODS = "skip-nodes-with-system-pods";
-  public static final String SKIP_NODES_WITH_LOCAL_STORAGE = "skip-nodes-with-local-storage";
-  public static final String SKIP_NODES_WITH_CUSTOM_CONTROLLER_PODS = "skip-nodes-with-custom-controller-pods";
-  public static final String IGNORE_DAEMONSETS_UTILIZATION = "ignore-daemonsets-utilization";
-  public static final String MAX_NODE_PROVISION_TIME = "max-node-provision-time";
-  public static final String MAX_NODE_STARTUP_TIME = "max-node-startup-time";
-  public static final String MAX_NODES_TOTAL = "max-nodes-total";
-  public static final String MAX_NODES_PER_SCALEUP = "max-nodes-per-scaleup";
-  public static final String EXPANDER = "expander";
-  public static final String INITIAL_NODE_GROUP_BACKOFF_DURATION = "initial-node-group-backoff-duration";
-  public static final String MAX_NODE_GROUP_BACKOFF_DURATION = "max-node-group-backoff-duration";
-  public static final String NODE_GROUP_BACKOFF_RESET_TIMEOUT = "node-group-backoff-reset-timeout";
-  public static final String EXPENDABLE_PODS_PRIORITY_CUTOFF = "expendable-pods-priority-cutoff";
-  public static final String NEW_POD_SCALE_UP_DELAY = "new-pod-scale-up-delay";
-  public static final String MAX_TOTAL_UNREADY_PERCENTAGE = "max-total-unready-percentage";
-  public static final String OK_TOTAL_UNREADY_COUNT = "ok-total-unready-count";
-  public static final String SCALE_UP_FROM_ZERO = "scale-up-from-zero";
-  public static final String ENFORCE_NODE_GROUP_MIN_SIZE = "enforce-node-group-min-size";
-  public static final String BUFFER_POD_INJECTION_ENABLED = "buffer-pod-injection-enabled";
-  public static final String MAX_VIRTUAL_PODS_PER_BUFFER = "max-virtual-pods-per-buffer";
-  public static final String REAL_PODS_FIRST = "real-pods-first";
-  public static final String SALVO_SCALE_UP = "salvo-scale-up";
-  public static final String RANDOM_SEED = "random-seed";
-  /** Upstream flag: schedulers whose not-yet-processed pods count as demand (comma-separated). */
-  public static final String BYPASSED_SCHEDULER_NAMES = "bypassed-scheduler-names";
-  /**
-   * Headroom: scale up with the one provisioning pass over every group ({@link OnePassScaleUp}, for catalogues of
-   * hundreds or thousands of groups) instead of CA's per-group estimation ({@link PerGroupEstimates}, the default).
-   */
-  public static final String PROVISIONING_PASS = "provisioning-pass";
-
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
   /** The shortest {@code scan-interval}: a shorter loop interval would spin (a zero interval never advances time). */
   public static final Duration MIN_SCAN_INTERVAL = Duration.ofSeconds(1);
 
-  /** The defaults. */
-  public static final AutoscalerOptions DEFAULTS =
-      new AutoscalerOptions(
-          Duration.ofSeconds(10),
-          true,
-          Duration.ofMinutes(10),
-          Duration.ofMinutes(20),
-          Duration.ofMinutes(10),
-          Duration.ZERO,
-          Duration.ofMinutes(3),
-          0.5,
-          0.5,
-          30,
-          Duration.ofMinutes(5),
-          10,
-          1,
-          true,
-          true,
-          true,
-          false,
-          Duration.ofMinutes(15),
-          Duration.ofMinutes(15),
-          0,
-          1000,
-          DEFAULT_EXPANDER,
-          Map.of(),
-          Duration.ofMinutes(5),
-          Duration.ofMinutes(30),
-          Duration.ofHours(3),
-          -10,
-          Duration.ZERO,
-          45,
-          3,
-          true,
-          false,
-          true,
-          10000,
-          true,
-          false,
-          0L,
-          "",
-          false);
+  public static final AutoscalerOption<Duration> SCAN_INTERVAL = option("scan-interval", "scanInterval", OptionType.DURATION, Duration.ofSeconds(10),
+      AutoscalerOptions::scanInterval, AutoscalerOptions::atLeastOneSecond,
+      "how often the autoscaler runs, at least 1s");
+  public static final AutoscalerOption<Boolean> SCALE_DOWN_ENABLED = option("scale-down-enabled", "scaleDownEnabled", OptionType.BOOLEAN, true,
+      AutoscalerOptions::scaleDownEnabled,
+      "remove unneeded nodes");
+  public static final AutoscalerOption<Duration> SCALE_DOWN_UNNEEDED_TIME = option("scale-down-unneeded-time", "scaleDownUnneededTime", OptionType.DURATION, Duration.ofMinutes(10),
+      AutoscalerOptions::scaleDownUnneededTime,
+      "how long a node must be unneeded before it is removed");
+  public static final AutoscalerOption<Duration> SCALE_DOWN_UNREADY_TIME = option("scale-down-unready-time", "scaleDownUnreadyTime", OptionType.DURATION, Duration.ofMinutes(20),
+      AutoscalerOptions::scaleDownUnreadyTime,
+      "how long an unready node must be unneeded before it is removed");
+  public static final AutoscalerOption<Duration> SCALE_DOWN_DELAY_AFTER_ADD = option("scale-down-delay-after-add", "scaleDownDelayAfterAdd", OptionType.DURATION, Duration.ofMinutes(10),
+      AutoscalerOptions::scaleDownDelayAfterAdd,
+      "no scale-down for this long after a scale-up");
+  public static final AutoscalerOption<Duration> SCALE_DOWN_DELAY_AFTER_DELETE = option("scale-down-delay-after-delete", "scaleDownDelayAfterDelete", OptionType.DURATION, Duration.ZERO,
+      AutoscalerOptions::scaleDownDelayAfterDelete,
+      "no scale-down for this long after a node deletion");
+  public static final AutoscalerOption<Duration> SCALE_DOWN_DELAY_AFTER_FAILURE = option("scale-down-delay-after-failure", "scaleDownDelayAfterFailure", OptionType.DURATION, Duration.ofMinutes(3),
+      AutoscalerOptions::scaleDownDelayAfterFailure,
+      "no scale-down for this long after a failed one");
+  public static final AutoscalerOption<Double> SCALE_DOWN_UTILIZATION_THRESHOLD = option("scale-down-utilization-threshold", "scaleDownUtilizationThreshold", OptionType.DOUBLE, 0.5,
+      AutoscalerOptions::scaleDownUtilizationThreshold,
+      "a node below this requested/allocatable ratio may be removed");
+  public static final AutoscalerOption<Double> SCALE_DOWN_GPU_UTILIZATION_THRESHOLD = option("scale-down-gpu-utilization-threshold", "scaleDownGpuUtilizationThreshold", OptionType.DOUBLE, 0.5,
+      AutoscalerOptions::scaleDownGpuUtilizationThreshold,
+      "the same for GPU nodes, on GPU requests");
+  public static final AutoscalerOption<Integer> SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT = option("scale-down-non-empty-candidates-count", "scaleDownNonEmptyCandidatesCount", OptionType.INT, 30,
+      AutoscalerOptions::scaleDownNonEmptyCandidatesCount,
+      "most non-empty nodes checked for removal per loop");
+  public static final AutoscalerOption<Duration> UNREMOVABLE_NODE_RECHECK_TIMEOUT = option("unremovable-node-recheck-timeout", "unremovableNodeRecheckTimeout", OptionType.DURATION, Duration.ofMinutes(5),
+      AutoscalerOptions::unremovableNodeRecheckTimeout,
+      "how long a node found unremovable is not checked again");
+  public static final AutoscalerOption<Integer> MAX_SCALE_DOWN_PARALLELISM = option("max-scale-down-parallelism", "maxScaleDownParallelism", OptionType.INT, 10,
+      AutoscalerOptions::maxScaleDownParallelism,
+      "most nodes removed at once");
+  public static final AutoscalerOption<Integer> MAX_DRAIN_PARALLELISM = option("max-drain-parallelism", "maxDrainParallelism", OptionType.INT, 1,
+      AutoscalerOptions::maxDrainParallelism,
+      "most non-empty nodes drained at once");
+  public static final AutoscalerOption<Boolean> SKIP_NODES_WITH_SYSTEM_PODS = option("skip-nodes-with-system-pods", "skipNodesWithSystemPods", OptionType.BOOLEAN, true,
+      AutoscalerOptions::skipNodesWithSystemPods,
+      "never remove a node with kube-system pods other than DaemonSet or mirror pods");
+  public static final AutoscalerOption<Boolean> SKIP_NODES_WITH_LOCAL_STORAGE = option("skip-nodes-with-local-storage", "skipNodesWithLocalStorage", OptionType.BOOLEAN, true,
+      AutoscalerOptions::skipNodesWithLocalStorage,
+      "never remove a node with pods using emptyDir or hostPath");
+  public static final AutoscalerOption<Boolean> SKIP_NODES_WITH_CUSTOM_CONTROLLER_PODS = option("skip-nodes-with-custom-controller-pods", "skipNodesWithCustomControllerPods", OptionType.BOOLEAN, true,
+      AutoscalerOptions::skipNodesWithCustomControllerPods,
+      "never remove a node with pods owned by a controller other than the built-in ones");
+  public static final AutoscalerOption<Boolean> IGNORE_DAEMONSETS_UTILIZATION = option("ignore-daemonsets-utilization", "ignoreDaemonSetsUtilization", OptionType.BOOLEAN, false,
+      AutoscalerOptions::ignoreDaemonSetsUtilization,
+      "leave DaemonSet pods out of a node's utilisation");
+  public static final AutoscalerOption<Duration> MAX_NODE_PROVISION_TIME = option("max-node-provision-time", "maxNodeProvisionTime", OptionType.DURATION, Duration.ofMinutes(15),
+      AutoscalerOptions::maxNodeProvisionTime,
+      "a requested node not Ready by then backs its group off");
+  public static final AutoscalerOption<Duration> MAX_NODE_STARTUP_TIME = option("max-node-startup-time", "maxNodeStartupTime", OptionType.DURATION, Duration.ofMinutes(15),
+      AutoscalerOptions::maxNodeStartupTime,
+      "a registered node not Ready by then counts as unready");
+  public static final AutoscalerOption<Integer> MAX_NODES_TOTAL = option("max-nodes-total", "maxNodesTotal", OptionType.INT, 0,
+      AutoscalerOptions::maxNodesTotal,
+      "upper bound of the cluster's node count, 0 = none");
+  public static final AutoscalerOption<Integer> MAX_NODES_PER_SCALEUP = option("max-nodes-per-scaleup", "maxNodesPerScaleUp", OptionType.INT, 1000,
+      AutoscalerOptions::maxNodesPerScaleUp,
+      "most nodes one scale-up adds");
+  public static final AutoscalerOption<String> EXPANDER = option("expander", "expander", OptionType.STRING, DEFAULT_EXPANDER,
+      AutoscalerOptions::expander,
+      "expander chain: least-waste, most-pods, least-nodes, price, priority, random");
+  public static final AutoscalerOption<Map<Integer, List<String>>> EXPANDER_PRIORITIES = option("expander-priorities", "expanderPriorities", OptionType.PRIORITIES, Map.of(),
+      AutoscalerOptions::expanderPriorities,
+      "the priority expander's priorities: group name patterns by priority");
+  public static final AutoscalerOption<Duration> INITIAL_NODE_GROUP_BACKOFF_DURATION = option("initial-node-group-backoff-duration", "initialNodeGroupBackoffDuration", OptionType.DURATION, Duration.ofMinutes(5),
+      AutoscalerOptions::initialNodeGroupBackoffDuration,
+      "first backoff of a group whose scale-up failed");
+  public static final AutoscalerOption<Duration> MAX_NODE_GROUP_BACKOFF_DURATION = option("max-node-group-backoff-duration", "maxNodeGroupBackoffDuration", OptionType.DURATION, Duration.ofMinutes(30),
+      AutoscalerOptions::maxNodeGroupBackoffDuration,
+      "longest backoff of a group (the backoff doubles up to it)");
+  public static final AutoscalerOption<Duration> NODE_GROUP_BACKOFF_RESET_TIMEOUT = option("node-group-backoff-reset-timeout", "nodeGroupBackoffResetTimeout", OptionType.DURATION, Duration.ofHours(3),
+      AutoscalerOptions::nodeGroupBackoffResetTimeout,
+      "a group without failures for this long starts from the initial backoff again");
+  public static final AutoscalerOption<Integer> EXPENDABLE_PODS_PRIORITY_CUTOFF = option("expendable-pods-priority-cutoff", "expendablePodsPriorityCutoff", OptionType.INT, -10,
+      AutoscalerOptions::expendablePodsPriorityCutoff,
+      "pods below this priority never trigger a scale-up and do not keep a node");
+  public static final AutoscalerOption<Duration> NEW_POD_SCALE_UP_DELAY = option("new-pod-scale-up-delay", "newPodScaleUpDelay", OptionType.DURATION, Duration.ZERO,
+      AutoscalerOptions::newPodScaleUpDelay,
+      "pods younger than this are not yet demand");
+  public static final AutoscalerOption<Integer> MAX_TOTAL_UNREADY_PERCENTAGE = option("max-total-unready-percentage", "maxTotalUnreadyPercentage", OptionType.INT, 45,
+      AutoscalerOptions::maxTotalUnreadyPercentage,
+      "the cluster is unhealthy (no autoscaling) above this percentage of unready nodes");
+  public static final AutoscalerOption<Integer> OK_TOTAL_UNREADY_COUNT = option("ok-total-unready-count", "okTotalUnreadyCount", OptionType.INT, 3,
+      AutoscalerOptions::okTotalUnreadyCount,
+      "this many unready nodes are always tolerated");
+  public static final AutoscalerOption<Boolean> SCALE_UP_FROM_ZERO = option("scale-up-from-zero", "scaleUpFromZero", OptionType.BOOLEAN, true,
+      AutoscalerOptions::scaleUpFromZero,
+      "groups with no nodes may grow (from their template)");
+  public static final AutoscalerOption<Boolean> ENFORCE_NODE_GROUP_MIN_SIZE = option("enforce-node-group-min-size", "enforceNodeGroupMinSize", OptionType.BOOLEAN, false,
+      AutoscalerOptions::enforceNodeGroupMinSize,
+      "grow groups below their minimum size to it");
+  public static final AutoscalerOption<Boolean> BUFFER_POD_INJECTION_ENABLED = option("buffer-pod-injection-enabled", "bufferPodInjectionEnabled", OptionType.BOOLEAN, true,
+      AutoscalerOptions::bufferPodInjectionEnabled,
+      "add buffers' virtual pods to the simulation");
+  public static final AutoscalerOption<Integer> MAX_VIRTUAL_PODS_PER_BUFFER = option("max-virtual-pods-per-buffer", "maxVirtualPodsPerBuffer", OptionType.INT, 10000,
+      AutoscalerOptions::maxVirtualPodsPerBuffer,
+      "most virtual pods one buffer injects");
+  public static final AutoscalerOption<Boolean> REAL_PODS_FIRST = option("real-pods-first", "realPodsFirst", OptionType.BOOLEAN, true,
+      AutoscalerOptions::realPodsFirst,
+      "place real pending pods before buffers' virtual pods");
+  public static final AutoscalerOption<Boolean> SALVO_SCALE_UP = option("salvo-scale-up", "salvoScaleUp", OptionType.BOOLEAN, false,
+      AutoscalerOptions::salvoScaleUp,
+      "grow every scale-up option in one loop, not only the expander's pick");
+  public static final AutoscalerOption<Long> RANDOM_SEED = option("random-seed", "randomSeed", OptionType.LONG, 0L,
+      AutoscalerOptions::randomSeed,
+      "seed of the random expander");
+  public static final AutoscalerOption<String> BYPASSED_SCHEDULER_NAMES = option("bypassed-scheduler-names", "bypassedSchedulerNames", OptionType.STRING, "",
+      AutoscalerOptions::bypassedSchedulerNames,
+      "schedulers whose not-yet-processed pods count as demand, comma-separated");
+  public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, false,
+      AutoscalerOptions::provisioningPass,
+      "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation");
 
-  /** Flag name → default value text, for help output and documentation; generated from {@link #DEFAULTS}. */
-  public static final Map<String, String> FLAGS = flags(DEFAULTS);
+  /** Every option, in record-component order. */
+  public static final List<AutoscalerOption<?>> ALL = List.of(
+      SCAN_INTERVAL,
+      SCALE_DOWN_ENABLED,
+      SCALE_DOWN_UNNEEDED_TIME,
+      SCALE_DOWN_UNREADY_TIME,
+      SCALE_DOWN_DELAY_AFTER_ADD,
+      SCALE_DOWN_DELAY_AFTER_DELETE,
+      SCALE_DOWN_DELAY_AFTER_FAILURE,
+      SCALE_DOWN_UTILIZATION_THRESHOLD,
+      SCALE_DOWN_GPU_UTILIZATION_THRESHOLD,
+      SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT,
+      UNREMOVABLE_NODE_RECHECK_TIMEOUT,
+      MAX_SCALE_DOWN_PARALLELISM,
+      MAX_DRAIN_PARALLELISM,
+      SKIP_NODES_WITH_SYSTEM_PODS,
+      SKIP_NODES_WITH_LOCAL_STORAGE,
+      SKIP_NODES_WITH_CUSTOM_CONTROLLER_PODS,
+      IGNORE_DAEMONSETS_UTILIZATION,
+      MAX_NODE_PROVISION_TIME,
+      MAX_NODE_STARTUP_TIME,
+      MAX_NODES_TOTAL,
+      MAX_NODES_PER_SCALEUP,
+      EXPANDER,
+      EXPANDER_PRIORITIES,
+      INITIAL_NODE_GROUP_BACKOFF_DURATION,
+      MAX_NODE_GROUP_BACKOFF_DURATION,
+      NODE_GROUP_BACKOFF_RESET_TIMEOUT,
+      EXPENDABLE_PODS_PRIORITY_CUTOFF,
+      NEW_POD_SCALE_UP_DELAY,
+      MAX_TOTAL_UNREADY_PERCENTAGE,
+      OK_TOTAL_UNREADY_COUNT,
+      SCALE_UP_FROM_ZERO,
+      ENFORCE_NODE_GROUP_MIN_SIZE,
+      BUFFER_POD_INJECTION_ENABLED,
+      MAX_VIRTUAL_PODS_PER_BUFFER,
+      REAL_PODS_FIRST,
+      SALVO_SCALE_UP,
+      RANDOM_SEED,
+      BYPASSED_SCHEDULER_NAMES,
+      PROVISIONING_PASS);
+
+  /** Options by name and by key, each in the spelling {@link #normalise} gives. */
+  private static final Map<String, AutoscalerOption<?>> BY_NAME = byName();
+
+  /** The defaults. */
+  public static final AutoscalerOptions DEFAULTS = new Builder().build();
 
   public AutoscalerOptions {
     expanderPriorities = expanderPriorities == null ? Map.of() : Map.copyOf(expanderPriorities);
@@ -153,55 +239,16 @@ public record AutoscalerOptions(
   }
 
   /** The names in {@link #bypassedSchedulerNames}. */
-  public java.util.Set<String> bypassedSchedulers() {
+  public Set<String> bypassedSchedulers() {
     return PendingDemand.schedulerNames(bypassedSchedulerNames);
   }
 
-  private static Map<String, String> flags(AutoscalerOptions o) {
-    Map<String, String> m = new TreeMap<>();
-    m.put(SCAN_INTERVAL, fmt(o.scanInterval));
-    m.put(SCALE_DOWN_ENABLED, "" + o.scaleDownEnabled);
-    m.put(SCALE_DOWN_UNNEEDED_TIME, fmt(o.scaleDownUnneededTime));
-    m.put(SCALE_DOWN_UNREADY_TIME, fmt(o.scaleDownUnreadyTime));
-    m.put(SCALE_DOWN_DELAY_AFTER_ADD, fmt(o.scaleDownDelayAfterAdd));
-    m.put(SCALE_DOWN_DELAY_AFTER_DELETE, fmt(o.scaleDownDelayAfterDelete));
-    m.put(SCALE_DOWN_DELAY_AFTER_FAILURE, fmt(o.scaleDownDelayAfterFailure));
-    m.put(SCALE_DOWN_UTILIZATION_THRESHOLD, "" + o.scaleDownUtilizationThreshold);
-    m.put(SCALE_DOWN_GPU_UTILIZATION_THRESHOLD, "" + o.scaleDownGpuUtilizationThreshold);
-    m.put(SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT, "" + o.scaleDownNonEmptyCandidatesCount);
-    m.put(UNREMOVABLE_NODE_RECHECK_TIMEOUT, fmt(o.unremovableNodeRecheckTimeout));
-    m.put(MAX_SCALE_DOWN_PARALLELISM, "" + o.maxScaleDownParallelism);
-    m.put(MAX_DRAIN_PARALLELISM, "" + o.maxDrainParallelism);
-    m.put(SKIP_NODES_WITH_SYSTEM_PODS, "" + o.skipNodesWithSystemPods);
-    m.put(SKIP_NODES_WITH_LOCAL_STORAGE, "" + o.skipNodesWithLocalStorage);
-    m.put(SKIP_NODES_WITH_CUSTOM_CONTROLLER_PODS, "" + o.skipNodesWithCustomControllerPods);
-    m.put(IGNORE_DAEMONSETS_UTILIZATION, "" + o.ignoreDaemonSetsUtilization);
-    m.put(MAX_NODE_PROVISION_TIME, fmt(o.maxNodeProvisionTime));
-    m.put(MAX_NODE_STARTUP_TIME, fmt(o.maxNodeStartupTime));
-    m.put(MAX_NODES_TOTAL, "" + o.maxNodesTotal);
-    m.put(MAX_NODES_PER_SCALEUP, "" + o.maxNodesPerScaleUp);
-    m.put(EXPANDER, o.expander);
-    m.put(INITIAL_NODE_GROUP_BACKOFF_DURATION, fmt(o.initialNodeGroupBackoffDuration));
-    m.put(MAX_NODE_GROUP_BACKOFF_DURATION, fmt(o.maxNodeGroupBackoffDuration));
-    m.put(NODE_GROUP_BACKOFF_RESET_TIMEOUT, fmt(o.nodeGroupBackoffResetTimeout));
-    m.put(EXPENDABLE_PODS_PRIORITY_CUTOFF, "" + o.expendablePodsPriorityCutoff);
-    m.put(NEW_POD_SCALE_UP_DELAY, fmt(o.newPodScaleUpDelay));
-    m.put(MAX_TOTAL_UNREADY_PERCENTAGE, "" + o.maxTotalUnreadyPercentage);
-    m.put(OK_TOTAL_UNREADY_COUNT, "" + o.okTotalUnreadyCount);
-    m.put(SCALE_UP_FROM_ZERO, "" + o.scaleUpFromZero);
-    m.put(ENFORCE_NODE_GROUP_MIN_SIZE, "" + o.enforceNodeGroupMinSize);
-    m.put(BUFFER_POD_INJECTION_ENABLED, "" + o.bufferPodInjectionEnabled);
-    m.put(MAX_VIRTUAL_PODS_PER_BUFFER, "" + o.maxVirtualPodsPerBuffer);
-    m.put(REAL_PODS_FIRST, "" + o.realPodsFirst);
-    m.put(SALVO_SCALE_UP, "" + o.salvoScaleUp);
-    m.put(RANDOM_SEED, "" + o.randomSeed);
-    m.put(BYPASSED_SCHEDULER_NAMES, o.bypassedSchedulerNames);
-    m.put(PROVISIONING_PASS, "" + o.provisioningPass);
-    return Map.copyOf(m);
-  }
-
-  private static String fmt(Duration d) {
-    return dev.headroom.core.nodegroup.GoDuration.format(d);
+  /**
+   * The option with this key ({@code scan-interval}) or name ({@code scanInterval}); a dash followed by a letter
+   * stands for that letter in upper case, so {@code max-nodes-per-scale-up} is {@code maxNodesPerScaleUp} too.
+   */
+  public static Optional<AutoscalerOption<?>> named(String keyOrName) {
+    return Optional.ofNullable(BY_NAME.get(normalise(keyOrName)));
   }
 
   /** A builder starting from these values. */
@@ -211,144 +258,134 @@ public record AutoscalerOptions(
 
   /** A builder starting from {@link #DEFAULTS}. */
   public static Builder builder() {
-    return new Builder(DEFAULTS);
+    return new Builder();
   }
 
-  /**
-   * Mutable builder; {@link #set(String, String)} applies one flag by name (used by the CLI and config
-   * files), the typed setters are for code and tests.
-   */
+  /** Mutable builder: {@link #set(AutoscalerOption, Object)} for code, {@link #set(String, String)} for text. */
   public static final class Builder {
-    private final Object[] v;
+    private final Map<AutoscalerOption<?>, Object> values = new IdentityHashMap<>();
 
-    private Builder(AutoscalerOptions o) {
-      var comps = AutoscalerOptions.class.getRecordComponents();
-      v = new Object[comps.length];
-      for (int i = 0; i < comps.length; i++) {
-        try {
-          v[i] = comps[i].getAccessor().invoke(o);
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException(e);
-        }
+    private Builder() {
+      for (AutoscalerOption<?> o : ALL) {
+        values.put(o, o.defaultValue());
+      }
+    }
+
+    private Builder(AutoscalerOptions from) {
+      for (AutoscalerOption<?> o : ALL) {
+        values.put(o, o.get(from));
       }
     }
 
     /**
-     * Sets an option from its flag name (kebab-case) or option name (camelCase) and a text value.
+     * Sets one option.
+     *
+     * @throws IllegalArgumentException when the value is outside the option's limits
+     */
+    public <T> Builder set(AutoscalerOption<T> option, T value) {
+      try {
+        values.put(option, option.checked(value));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("invalid value \"" + value + "\" for --" + option.key() + ": " + e.getMessage());
+      }
+      return this;
+    }
+
+    /**
+     * Sets an option from its key (kebab-case flag name) or name (camelCase) and a text value.
      *
      * @throws IllegalArgumentException for unknown names or malformed values
      */
-    public Builder set(String name, String value) {
-      String camel = camel(name);
-      var comps = AutoscalerOptions.class.getRecordComponents();
-      for (int i = 0; i < comps.length; i++) {
-        if (comps[i].getName().equals(camel)) {
-          Class<?> t = comps[i].getType();
-          try {
-            if (t == Duration.class) {
-              Duration d = dev.headroom.core.nodegroup.GoDuration.parse(value.trim());
-              if (camel.equals("scanInterval") && d.compareTo(MIN_SCAN_INTERVAL) < 0) {
-                throw new IllegalArgumentException("must be at least 1s (one autoscaler loop per interval)");
-              }
-              v[i] = d;
-            } else if (t == boolean.class) {
-              if (!value.equals("true") && !value.equals("false")) {
-                throw new IllegalArgumentException("must be true or false");
-              }
-              v[i] = Boolean.parseBoolean(value);
-            } else if (t == int.class) {
-              try {
-                v[i] = Integer.parseInt(value.trim());
-              } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("expected an integer between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
-              }
-            } else if (t == long.class) {
-              try {
-                v[i] = Long.parseLong(value.trim());
-              } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("expected an integer");
-              }
-            } else if (t == double.class) {
-              double d;
-              try {
-                d = Double.parseDouble(value.trim());
-              } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("expected a number");
-              }
-              if (!Double.isFinite(d)) {
-                throw new IllegalArgumentException("expected a finite number");
-              }
-              v[i] = d;
-            } else if (t == String.class) {
-              v[i] = value.trim();
-            } else {
-              throw new IllegalArgumentException("cannot be set from text");
-            }
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid value \"" + value + "\" for --" + kebab(camel) + ": " + e.getMessage());
-          }
-          return this;
-        }
-      }
-      throw new IllegalArgumentException("unknown option --" + name);
+    public Builder set(String keyOrName, String text) {
+      AutoscalerOption<?> option = named(keyOrName).orElseThrow(() -> new IllegalArgumentException("unknown option --" + keyOrName));
+      return setText(option, text);
     }
 
-    private Builder put(String camel, Object value) {
-      var comps = AutoscalerOptions.class.getRecordComponents();
-      for (int i = 0; i < comps.length; i++) {
-        if (comps[i].getName().equals(camel)) {
-          v[i] = value;
-          return this;
-        }
+    private <T> Builder setText(AutoscalerOption<T> option, String text) {
+      try {
+        values.put(option, option.checked(option.type().parse(text)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("invalid value \"" + text + "\" for --" + option.key() + ": " + e.getMessage());
       }
-      throw new IllegalArgumentException(camel);
+      return this;
     }
 
-    public Builder scaleDownEnabled(boolean b) { return put("scaleDownEnabled", b); }
-    public Builder scaleDownUnneededTime(Duration d) { return put("scaleDownUnneededTime", d); }
-    public Builder scaleDownUnreadyTime(Duration d) { return put("scaleDownUnreadyTime", d); }
-    public Builder scaleDownDelayAfterAdd(Duration d) { return put("scaleDownDelayAfterAdd", d); }
-    public Builder scaleDownDelayAfterFailure(Duration d) { return put("scaleDownDelayAfterFailure", d); }
-    public Builder scaleDownUtilizationThreshold(double d) { return put("scaleDownUtilizationThreshold", d); }
-    public Builder maxScaleDownParallelism(int n) { return put("maxScaleDownParallelism", n); }
-    public Builder maxDrainParallelism(int n) { return put("maxDrainParallelism", n); }
-    public Builder maxNodeProvisionTime(Duration d) { return put("maxNodeProvisionTime", d); }
-    public Builder maxNodesTotal(int n) { return put("maxNodesTotal", n); }
-    public Builder maxNodesPerScaleUp(int n) { return put("maxNodesPerScaleUp", n); }
-    public Builder expander(String s) { return put("expander", s); }
-    public Builder expanderPriorities(Map<Integer, java.util.List<String>> m) { return put("expanderPriorities", m); }
-    public Builder expendablePodsPriorityCutoff(int n) { return put("expendablePodsPriorityCutoff", n); }
-    public Builder bufferPodInjectionEnabled(boolean b) { return put("bufferPodInjectionEnabled", b); }
-    public Builder maxVirtualPodsPerBuffer(int n) { return put("maxVirtualPodsPerBuffer", n); }
-    public Builder realPodsFirst(boolean b) { return put("realPodsFirst", b); }
-    public Builder randomSeed(long s) { return put("randomSeed", s); }
-    public Builder salvoScaleUp(boolean b) { return put("salvoScaleUp", b); }
-    public Builder scaleDownDelayAfterDelete(Duration d) { return put("scaleDownDelayAfterDelete", d); }
-    public Builder maxNodeStartupTime(Duration d) { return put("maxNodeStartupTime", d); }
-    public Builder unremovableNodeRecheckTimeout(Duration d) { return put("unremovableNodeRecheckTimeout", d); }
-    public Builder skipNodesWithLocalStorage(boolean b) { return put("skipNodesWithLocalStorage", b); }
-    public Builder skipNodesWithSystemPods(boolean b) { return put("skipNodesWithSystemPods", b); }
-    public Builder enforceNodeGroupMinSize(boolean b) { return put("enforceNodeGroupMinSize", b); }
-    public Builder bypassedSchedulerNames(String s) { return put("bypassedSchedulerNames", s); }
-    public Builder provisioningPass(boolean b) { return put("provisioningPass", b); }
+    private <T> T value(AutoscalerOption<T> option) {
+      return option.type().cast(values.get(option));
+    }
 
     /** The options. */
-    @SuppressWarnings("unchecked")
     public AutoscalerOptions build() {
-      try {
-        var comps = AutoscalerOptions.class.getRecordComponents();
-        Class<?>[] types = new Class<?>[comps.length];
-        for (int i = 0; i < comps.length; i++) {
-          types[i] = comps[i].getType();
-        }
-        return AutoscalerOptions.class.getDeclaredConstructor(types).newInstance(v);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
-      }
+      return new AutoscalerOptions(
+          value(SCAN_INTERVAL),
+          value(SCALE_DOWN_ENABLED),
+          value(SCALE_DOWN_UNNEEDED_TIME),
+          value(SCALE_DOWN_UNREADY_TIME),
+          value(SCALE_DOWN_DELAY_AFTER_ADD),
+          value(SCALE_DOWN_DELAY_AFTER_DELETE),
+          value(SCALE_DOWN_DELAY_AFTER_FAILURE),
+          value(SCALE_DOWN_UTILIZATION_THRESHOLD),
+          value(SCALE_DOWN_GPU_UTILIZATION_THRESHOLD),
+          value(SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT),
+          value(UNREMOVABLE_NODE_RECHECK_TIMEOUT),
+          value(MAX_SCALE_DOWN_PARALLELISM),
+          value(MAX_DRAIN_PARALLELISM),
+          value(SKIP_NODES_WITH_SYSTEM_PODS),
+          value(SKIP_NODES_WITH_LOCAL_STORAGE),
+          value(SKIP_NODES_WITH_CUSTOM_CONTROLLER_PODS),
+          value(IGNORE_DAEMONSETS_UTILIZATION),
+          value(MAX_NODE_PROVISION_TIME),
+          value(MAX_NODE_STARTUP_TIME),
+          value(MAX_NODES_TOTAL),
+          value(MAX_NODES_PER_SCALEUP),
+          value(EXPANDER),
+          value(EXPANDER_PRIORITIES),
+          value(INITIAL_NODE_GROUP_BACKOFF_DURATION),
+          value(MAX_NODE_GROUP_BACKOFF_DURATION),
+          value(NODE_GROUP_BACKOFF_RESET_TIMEOUT),
+          value(EXPENDABLE_PODS_PRIORITY_CUTOFF),
+          value(NEW_POD_SCALE_UP_DELAY),
+          value(MAX_TOTAL_UNREADY_PERCENTAGE),
+          value(OK_TOTAL_UNREADY_COUNT),
+          value(SCALE_UP_FROM_ZERO),
+          value(ENFORCE_NODE_GROUP_MIN_SIZE),
+          value(BUFFER_POD_INJECTION_ENABLED),
+          value(MAX_VIRTUAL_PODS_PER_BUFFER),
+          value(REAL_PODS_FIRST),
+          value(SALVO_SCALE_UP),
+          value(RANDOM_SEED),
+          value(BYPASSED_SCHEDULER_NAMES),
+          value(PROVISIONING_PASS));
     }
   }
 
-  static String camel(String name) {
+  private static <T> AutoscalerOption<T> option(String key, String name, OptionType<T> type, T defaultValue,
+      Function<AutoscalerOptions, T> accessor, String description) {
+    return new AutoscalerOption<>(key, name, type, defaultValue, accessor, v -> { }, description);
+  }
+
+  private static <T> AutoscalerOption<T> option(String key, String name, OptionType<T> type, T defaultValue,
+      Function<AutoscalerOptions, T> accessor, Consumer<T> check, String description) {
+    return new AutoscalerOption<>(key, name, type, defaultValue, accessor, check, description);
+  }
+
+  private static void atLeastOneSecond(Duration d) {
+    if (d.compareTo(MIN_SCAN_INTERVAL) < 0) {
+      throw new IllegalArgumentException("must be at least 1s (one autoscaler loop per interval)");
+    }
+  }
+
+  private static Map<String, AutoscalerOption<?>> byName() {
+    Map<String, AutoscalerOption<?>> m = new LinkedHashMap<>();
+    for (AutoscalerOption<?> o : ALL) {
+      m.put(o.name(), o);
+      m.put(normalise(o.key()), o);
+    }
+    return Map.copyOf(m);
+  }
+
+  /** {@code name} with every dash dropped and the letter after it in upper case. */
+  static String normalise(String name) {
     StringBuilder sb = new StringBuilder();
     boolean up = false;
     for (char c : name.toCharArray()) {
@@ -357,29 +394,6 @@ public record AutoscalerOptions(
       } else {
         sb.append(up ? Character.toUpperCase(c) : c);
         up = false;
-      }
-    }
-    String s = sb.toString();
-    return switch (s) {
-      case "maxNodesPerScaleup" -> "maxNodesPerScaleUp";
-      case "ignoreDaemonsetsUtilization" -> "ignoreDaemonSetsUtilization";
-      default -> s;
-    };
-  }
-
-  static String kebab(String camel) {
-    if (camel.equals("maxNodesPerScaleUp")) {
-      return MAX_NODES_PER_SCALEUP;
-    }
-    if (camel.equals("ignoreDaemonSetsUtilization")) {
-      return IGNORE_DAEMONSETS_UTILIZATION;
-    }
-    StringBuilder sb = new StringBuilder();
-    for (char c : camel.toCharArray()) {
-      if (Character.isUpperCase(c)) {
-        sb.append('-').append(Character.toLowerCase(c));
-      } else {
-        sb.append(c);
       }
     }
     return sb.toString();

@@ -265,7 +265,7 @@ final class GangScaleUp {
       result = ScaleUpResult.ScaleUpNoOptionsAvailable;
     }
     Autoscaler.ScaleUpOutcome merged = new Autoscaler.ScaleUpOutcome(result, out.decisions(), out.triggeredBy(),
-        out.triggeredInOrder(), reasons, out.virtualInfeasibleChecked(), out.limitReason());
+        out.triggeredInOrder(), reasons, out.limitReason());
     return new Result(merged, List.copyOf(lines), first, messages);
   }
 

@@ -1,5 +1,6 @@
 package dev.headroom.core.buffer;
 
+import dev.headroom.api.Models;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

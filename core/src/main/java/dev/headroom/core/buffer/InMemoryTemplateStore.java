@@ -1,5 +1,6 @@
 package dev.headroom.core.buffer;
 
+import dev.headroom.api.Models;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package dev.headroom.core.buffer;
 
+import dev.headroom.api.Models;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.resources.Quantities;
 import io.fabric8.kubernetes.api.model.Container;

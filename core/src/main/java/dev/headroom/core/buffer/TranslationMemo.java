@@ -221,11 +221,6 @@ public final class TranslationMemo {
     live.keySet().removeIf(k -> k.startsWith(prefix) && !keys.contains(k));
   }
 
-  /** Number of live-pod entries held (for tests). */
-  int liveEntries() {
-    return live.size();
-  }
-
   private static String key(CapacityBuffer b) {
     return b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
   }

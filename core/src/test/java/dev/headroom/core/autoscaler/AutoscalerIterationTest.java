@@ -151,7 +151,7 @@ class AutoscalerIterationTest {
 
   @Test
   void maxNodesTotalCapsTheScaleUp() {
-    AutoscalerOptions o = AutoscalerOptions.builder().maxNodesTotal(2).build();
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.MAX_NODES_TOTAL, 2).build();
     Fixtures.World w = new Fixtures.World().group(group("general", 0, 10, 1, "2", "8Gi"));
     w.nodes.add(node("n1", "general", "2", "8Gi", true, T0.minusSeconds(3600)));
     for (int i = 0; i < 4; i++) {

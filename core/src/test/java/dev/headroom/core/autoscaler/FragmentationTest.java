@@ -19,7 +19,7 @@ class FragmentationTest {
   }
 
   private static BufferOutcome outcome(Fixtures.World w, String name) {
-    AutoscalerOptions o = AutoscalerOptions.builder().scaleDownEnabled(false).build();
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.SCALE_DOWN_ENABLED, false).build();
     IterationResult r = w.autoscaler(o, new AutoscalerState(o)).runOnce(Fixtures.T0);
     return r.buffers().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
   }

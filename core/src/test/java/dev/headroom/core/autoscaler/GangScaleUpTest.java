@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** All-or-nothing scale-up around the scale-up step ({@link GangScaleUp}), through the whole iteration. */
 class GangScaleUpTest {
 
-  private static final AutoscalerOptions OPTIONS = AutoscalerOptions.builder().scaleDownEnabled(false).build();
+  private static final AutoscalerOptions OPTIONS = AutoscalerOptions.builder().set(AutoscalerOptions.SCALE_DOWN_ENABLED, false).build();
 
   private static Fixtures.World world(int maxSize) {
     Fixtures.World w = new Fixtures.World();
@@ -90,7 +90,7 @@ class GangScaleUpTest {
     Fixtures.World w = world(10);
     w.podGroups = new PodGroups(List.of(group(PodGroups.Source.COSCHEDULING, "train", 4)));
     job(w, "train", 4);
-    AutoscalerOptions o = OPTIONS.toBuilder().maxNodesTotal(1).build();
+    AutoscalerOptions o = OPTIONS.toBuilder().set(AutoscalerOptions.MAX_NODES_TOTAL, 1).build();
     IterationResult r = run(w, o);
     assertThat(w.calls).isEmpty();
     assertThat(r.podGroups()).singleElement().satisfies(g -> {

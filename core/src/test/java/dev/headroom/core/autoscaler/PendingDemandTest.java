@@ -77,14 +77,14 @@ class PendingDemandTest {
     other.getSpec().setSchedulerName("kai-scheduler");
     w.pods.add(gated);
     w.pods.add(other);
-    AutoscalerOptions o = AutoscalerOptions.builder().scaleDownEnabled(false).build();
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.SCALE_DOWN_ENABLED, false).build();
     IterationResult r = w.autoscaler(o, new AutoscalerState(o)).runOnce(Fixtures.T0);
     assertThat(r.scaleUpResult()).isEqualTo(ScaleUpResult.ScaleUpNotNeeded);
     assertThat(r.scaleUp()).isEmpty();
     assertThat(r.notDemand()).isEqualTo(new PendingDemand.NotDemand(1, 1));
     assertThat(r.pendingPods().total()).isZero();
 
-    AutoscalerOptions bypass = o.toBuilder().bypassedSchedulerNames("kai-scheduler").build();
+    AutoscalerOptions bypass = o.toBuilder().set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, "kai-scheduler").build();
     IterationResult b = w.autoscaler(bypass, new AutoscalerState(bypass)).runOnce(Fixtures.T0);
     assertThat(b.scaleUp()).singleElement().satisfies(d -> assertThat(d.realPods()).isEqualTo(1));
     assertThat(b.notDemand()).isEqualTo(new PendingDemand.NotDemand(1, 0));

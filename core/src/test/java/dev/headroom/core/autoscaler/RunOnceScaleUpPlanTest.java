@@ -49,7 +49,7 @@ class RunOnceScaleUpPlanTest {
   }
 
   private static IterationResult run(List<Pod> pods) {
-    AutoscalerOptions o = AutoscalerOptions.builder().maxNodesTotal(10_000).maxNodesPerScaleUp(10_000).build();
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.MAX_NODES_TOTAL, 10_000).set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, 10_000).build();
     var t = Fixtures.template("ng", "10", "10000");
     NodeGroup g = new NodeGroup("ng", 0, 10_000, 0, 1, Duration.ZERO, t, NodeGroupOptions.NONE);
     RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(List.of(g));

@@ -19,7 +19,7 @@ class RunOnceScaleUpShapeTest {
 
   @Test
   void fiveThousandPodsNeedOneHundredNodes() {
-    AutoscalerOptions o = AutoscalerOptions.builder().maxNodesTotal(10_000).maxNodesPerScaleUp(10_000).build();
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.MAX_NODES_TOTAL, 10_000).set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, 10_000).build();
     Fixtures.World w = new Fixtures.World();
     var t = Fixtures.template("ng", "10", "10000");
     t.getStatus().getAllocatable().put("pods", new Quantity("1000"));

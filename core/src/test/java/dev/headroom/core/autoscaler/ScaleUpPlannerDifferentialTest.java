@@ -70,7 +70,7 @@ class ScaleUpPlannerDifferentialTest {
   @ParameterizedTest(name = "{0} salvo={1} seed {2}")
   @MethodSource("cases")
   void passHelpsEveryPodThePerGroupPathHelps(String expander, boolean salvo, long seed) {
-    AutoscalerOptions options = AutoscalerOptions.DEFAULTS.toBuilder().expander(expander).salvoScaleUp(salvo).build();
+    AutoscalerOptions options = AutoscalerOptions.DEFAULTS.toBuilder().set(AutoscalerOptions.EXPANDER, expander).set(AutoscalerOptions.SALVO_SCALE_UP, salvo).build();
     Recording old = run(seed, options, new PerGroupEstimates());
     Recording pass = run(seed, options, new OnePassScaleUp());
     assertThat(uids(pass.plan)).as("pods helped").containsAll(uids(old.plan));

@@ -96,7 +96,7 @@ class TemplateNodeDefectsTest {
 
   @Test
   void groupWithoutItsOwnProvisionTimeUsesTheGlobalOneInTimeoutAndEvent() {
-    AutoscalerOptions options = OPTIONS.toBuilder().maxNodeProvisionTime(Duration.ofMinutes(5)).build();
+    AutoscalerOptions options = OPTIONS.toBuilder().set(AutoscalerOptions.MAX_NODE_PROVISION_TIME, Duration.ofMinutes(5)).build();
     Fixtures.World w = new Fixtures.World().group(group("general", 0, 10, 0, "4", "16Gi"));
     w.pods.add(pod("p", "2", "1Gi", null));
     Autoscaler a = w.autoscaler(options, new AutoscalerState(options));
@@ -110,7 +110,7 @@ class TemplateNodeDefectsTest {
 
   @Test
   void groupThatSetsFifteenMinutesKeepsThemUnderAFiveMinuteGlobal() {
-    AutoscalerOptions options = OPTIONS.toBuilder().maxNodeProvisionTime(Duration.ofMinutes(5)).build();
+    AutoscalerOptions options = OPTIONS.toBuilder().set(AutoscalerOptions.MAX_NODE_PROVISION_TIME, Duration.ofMinutes(5)).build();
     Fixtures.World w = new Fixtures.World().group(withProvisionTime(group("general", 0, 10, 0, "4", "16Gi"), Duration.ofMinutes(15)));
     w.pods.add(pod("p", "2", "1Gi", null));
     Autoscaler a = w.autoscaler(options, new AutoscalerState(options));

@@ -1,5 +1,6 @@
 package dev.headroom.core.buffer;
 
+import dev.headroom.api.Models;
 import static dev.headroom.core.buffer.Fixtures.container;
 import static dev.headroom.core.buffer.Fixtures.q;
 import static org.assertj.core.api.Assertions.assertThat;

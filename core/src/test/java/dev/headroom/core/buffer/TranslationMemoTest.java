@@ -1,5 +1,6 @@
 package dev.headroom.core.buffer;
 
+import dev.headroom.api.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;

@@ -203,7 +203,7 @@ public final class Simulation {
       every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
     }
 
-    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, Long.toString(seed)).build();
+    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, seed).build();
     autoscalerOptions = options;
     fragmentation = new FragmentationSamples(chunkShapes(strategy, scenario));
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers, this::podGroups), provider, e -> {},
