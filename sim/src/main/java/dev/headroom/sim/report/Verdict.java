@@ -102,10 +102,10 @@ public final class Verdict {
   }
 
   /**
-   * Why a strategy misses the SLO, from its first seed's attribution: "buffer-10pct is too small for web in the
-   * scale-up at 20:05, which needed 26 extra pods with its buffer (web-buffer) at 5 (...)". A buffer strategy is
-   * blamed only for the workloads its buffers target; waits of the others are named as not covered by any buffer.
-   * The clause of the verdict sentence about a strategy that misses the SLO.
+   * The verdict's clause on a strategy that misses the SLO, from its first seed's attribution: "buffer-10pct is too
+   * small for web in the scale-up at 20:05, which needed 26 extra pods with its buffer (web-buffer) at 5 (...)". A
+   * buffer strategy is blamed only for the workloads its buffers target; waits of the others are named as not
+   * covered by any buffer ("misses it only through batch, which is not covered by any buffer: ...").
    */
   public static String shortfall(SimulationReport r, String strategy) {
     return shortfall(r, r.pooled().stream().filter(p -> p.name().equals(strategy)).findFirst()
