@@ -81,6 +81,11 @@ public final class RecommendCommand implements Callable<Integer> {
       + " headroom.dev/active-schedule annotation, and the cost saved against the best constant size.")
   boolean byHour;
 
+  @Option(names = "--calendar", paramLabel = "CALENDAR", defaultValue = "daily",
+      description = "With --by-hour: daily (one size per hour, every day) or weekday-weekend (weekdays and weekends"
+          + " apart; needs a scenario longer than 5 days) (default: ${DEFAULT-VALUE}).")
+  String calendar;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = SimulateCommand.FORMAT_TEXT,
       description = "Output format: text, json or yaml (the recommended CapacityBuffers) (default: ${DEFAULT-VALUE}).")
   String format;
@@ -97,6 +102,15 @@ public final class RecommendCommand implements Callable<Integer> {
     }
     if (!List.of(SimulateCommand.FORMAT_TEXT, SimulateCommand.FORMAT_JSON, FORMAT_YAML).contains(format)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "unknown output format \"" + format + "\" (use text, json or yaml)");
+    }
+    HourlySchedule.Calendar days;
+    try {
+      days = HourlySchedule.Calendar.of(calendar);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--calendar: " + e.getMessage());
+    }
+    if (days != HourlySchedule.Calendar.DAILY && !byHour) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--calendar needs --by-hour");
     }
     if (seeds < 1 || (threads != null && threads < 1)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--seeds and --threads must be at least 1");
@@ -121,6 +135,14 @@ public final class RecommendCommand implements Callable<Integer> {
       stderr.println(e.getMessage());
       return 1;
     }
+    if (byHour) {
+      try {
+        days.check(scenario);
+      } catch (IllegalArgumentException e) {
+        stderr.println("headroom recommend: " + e.getMessage());
+        return 1;
+      }
+    }
     ProgressBar bar = ScenarioInput.progressBar(Terminal.detect(), format, System.err, "searching buffer sizes");
     BufferSizeSearch.Result r;
     try {
@@ -141,7 +163,7 @@ public final class RecommendCommand implements Callable<Integer> {
         stderr.println("headroom recommend: --by-hour: no constant size meets the SLO, so no schedule is searched");
       } else {
         try {
-          hourly = HourlySchedule.search(scenario, r, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+          hourly = HourlySchedule.search(scenario, r, days, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
               null);
         } catch (IllegalArgumentException e) {
           stderr.println("headroom recommend: " + e.getMessage());
@@ -256,8 +278,9 @@ public final class RecommendCommand implements Callable<Integer> {
   }
 
   static String hourlyText(BufferSizeSearch.Result r, HourlySchedule.Result h) {
-    StringBuilder b = new StringBuilder("\nBy hour of day (UTC):\n");
-    for (Map.Entry<Integer, String> e : HourlySchedule.windows(h.sizes()).entrySet()) {
+    StringBuilder b = new StringBuilder(h.calendar() == HourlySchedule.Calendar.DAILY ? "\nBy hour of day (UTC):\n"
+        : "\nBy hour of day, weekdays and weekends apart (UTC):\n");
+    for (Map.Entry<Integer, String> e : HourlySchedule.windows(h.calendar(), h.sizes()).entrySet()) {
       b.append("  ").append(e.getKey()).append("%  ").append(e.getValue()).append('\n');
     }
     if (java.util.Arrays.stream(h.sizes()).anyMatch(x -> x == 0)) {
@@ -283,7 +306,7 @@ public final class RecommendCommand implements Callable<Integer> {
         .append(secs(h.schedule().pooled().p99().high())).append(" (target ").append(num(r.sloP99Seconds(), 1)).append("s), ")
         .append(costLabel(r)).append(' ').append(num(h.schedule().cost(), 2)).append(" per run, ")
         .append(change(h.schedule().cost(), best.cost())).append(" against ").append(best.name()).append('\n');
-    for (var buffer : HourlySchedule.buffers(r.targets(), h.sizes())) {
+    for (var buffer : HourlySchedule.buffers(r.targets(), h.calendar(), h.sizes())) {
       String doc = OutputSerialization.INSTANCE.asYaml(buffer);
       b.append(doc.startsWith("---") ? doc : "---\n" + doc);
       if (!doc.endsWith("\n")) {

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -192,5 +193,48 @@ class SimulateCommandTest {
     assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T23:30:00Z")).active()).isTrue();
     assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T01:30:00Z")).active()).isFalse();
     assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T12:00:00Z")).active()).isFalse();
+  }
+
+  @Test
+  void byHourWithWeekendsApartGivesWeekdaysTheirOwnWindows() throws Exception {
+    // a morning rush at 09:00 Monday to Friday, a quiet Saturday: the weekday hours of the rush get a buffer
+    // (with the hour before, to be up in time), Saturday and Sunday none
+    String week = Path.of(SimulateCommandTest.class.getResource("/office-week-scenario.yaml").toURI()).toString();
+    Run text = run(RecommendCommand.NAME, week, "--slo-p99", "30s", "--percentages", "0,1", "--seeds", "1",
+        "--by-hour", "--calendar", "weekday-weekend");
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains("By hour of day, weekdays and weekends apart (UTC):", "the best constant size at the same SLO");
+    Run yaml = run(RecommendCommand.NAME, week, "--slo-p99", "30s", "--percentages", "0,1", "--seeds", "1",
+        "--by-hour", "--calendar", "weekday-weekend", "-o", "yaml");
+    assertThat(yaml.code()).as(yaml.err()).isZero();
+    List<String> schedules = new java.util.ArrayList<>();
+    for (String doc : yaml.out().split("(?m)^---\\s*$")) {
+      if (doc.contains("kind:")) {
+        dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+            .unmarshal(doc, dev.headroom.api.v1beta1.CapacityBuffer.class);
+        schedules.add(cb.getMetadata().getAnnotations().get("headroom.dev/active-schedule"));
+      }
+    }
+    assertThat(schedules).isNotEmpty().allSatisfy(s -> assertThat(s).startsWith("Mon-Fri ").doesNotContain("Sat", "Mon-Sun"));
+    for (String s : schedules) {
+      dev.headroom.core.buffer.ActiveSchedule parsed = dev.headroom.core.buffer.ActiveSchedule.parse(s);
+      assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-10T09:30:00Z")).active()).as(s).isFalse(); // Saturday
+      assertThat(parsed.evaluate(java.time.Instant.parse("2026-01-07T03:00:00Z")).active()).as(s).isFalse();
+    }
+    assertThat(schedules.stream().map(dev.headroom.core.buffer.ActiveSchedule::parse)
+        .anyMatch(p -> p.evaluate(java.time.Instant.parse("2026-01-07T09:30:00Z")).active())).isTrue(); // Wednesday
+  }
+
+  @Test
+  void weekendsApartOnAOneDayScenarioFailAtOnce() throws Exception {
+    Run r = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--by-hour", "--calendar", "weekday-weekend");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("headroom recommend: --calendar weekday-weekend needs a scenario longer than 5 days")
+        .doesNotContain("Exception");
+    Run alone = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--calendar", "weekday-weekend");
+    assertThat(alone.code()).isNotZero();
+    assertThat(alone.err()).contains("--calendar needs --by-hour");
+    Run unknown = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--by-hour", "--calendar", "weekly");
+    assertThat(unknown.err()).contains("unknown calendar \"weekly\"");
   }
 }

@@ -210,6 +210,39 @@ public final class SimBuffers {
   }
 
   /**
+   * The workload each buffer targets: its {@code scalableRef} name (every scenario buffer names a Deployment of
+   * its own namespace), with the buffers that target it in name order ({@code namespace/name} keys).
+   */
+  public Map<String, List<String>> buffersByWorkload() {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (CapacityBuffer b : buffers.values()) {
+      String w = target(b);
+      if (w != null) {
+        out.computeIfAbsent(w, k -> new ArrayList<>()).add(b.getMetadata().getName());
+      }
+    }
+    return out;
+  }
+
+  /** Sum of {@code status.replicas} per targeted workload (every workload of {@link #buffersByWorkload}). */
+  public Map<String, Integer> replicasByWorkload() {
+    Map<String, Integer> out = new TreeMap<>();
+    for (CapacityBuffer b : buffers.values()) {
+      String w = target(b);
+      if (w != null) {
+        Integer r = b.getStatus() == null ? null : b.getStatus().getReplicas();
+        out.merge(w, r == null ? 0 : r, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  private static String target(CapacityBuffer b) {
+    ScalableRef ref = b.getSpec() == null ? null : b.getSpec().getScalableRef();
+    return ref == null ? null : ref.getName();
+  }
+
+  /**
    * A managed PodTemplate by namespace and name, as an informer cache hands it out: one copy per stored
    * version, shared by every read until the template store is written again (readers must not mutate it).
    */

@@ -133,8 +133,9 @@ public final class BufferSizeSearch {
         false);
     long sloMillis = Math.round(slo * 1000);
     List<Point> out = new ArrayList<>();
+    List<PooledResult> pooled = ScenarioRunner.pool(runs, seeds, threads);
     for (int i = 0; i < strategies.size(); i++) {
-      PooledResult s = PooledResult.of(runs.get(i), seeds);
+      PooledResult s = pooled.get(i);
       Integer pct = null;
       Integer reps = null;
       if (strategies.get(i) instanceof Scenario.Buffers b) {

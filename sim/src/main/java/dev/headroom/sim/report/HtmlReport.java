@@ -66,7 +66,7 @@ public final class HtmlReport {
         .append(", mean per seed.</p>\n");
     b.append("<div id=\"decision\" class=\"grid\"></div>\n");
     b.append(BatchSection.html(report));
-    b.append("<h2>Wait attribution: the episodes behind the waits over the SLO (").append(esc("seed " + report.seed()))
+    b.append("<h2>Wait attribution: the scale-up episodes behind the waits over the SLO, per workload (").append(esc("seed " + report.seed()))
         .append(")</h2>\n").append(episodeTable(report));
     b.append("<h2>Over time (").append(esc("seed " + report.seed())).append(")</h2>\n<p id=\"zoom\"></p>\n");
     b.append("<div id=\"charts\" class=\"grid\"></div>\n");
@@ -117,9 +117,10 @@ public final class HtmlReport {
   }
 
   private static String episodeTable(SimulationReport r) {
-    StringBuilder b = new StringBuilder("<table>\n<tr><th>strategy</th><th>scale-up at</th><th>pods waiting</th>")
-        .append("<th>over SLO</th><th>longest wait</th><th>extra pods needed (most waiting at once)</th>")
-        .append("<th>buffer replicas then</th><th>nodes added</th></tr>\n");
+    StringBuilder b = new StringBuilder("<table>\n<tr><th>strategy</th><th>scale-up at</th><th>workload</th>")
+        .append("<th>pods waiting</th><th>over SLO</th><th>longest wait</th>")
+        .append("<th>extra pods needed (most waiting at once)</th><th>its buffers then (replicas)</th>")
+        .append("<th>nodes added</th></tr>\n");
     int rows = 0;
     for (StrategyResult s : r.strategies()) {
       List<Episodes.Episode> over = s.episodes().stream().filter(e -> e.podsOverSlo() > 0)
@@ -127,22 +128,29 @@ public final class HtmlReport {
               .thenComparingLong(Episodes.Episode::startMillis))
           .limit(EPISODES_PER_STRATEGY).toList();
       long more = s.episodes().stream().filter(e -> e.podsOverSlo() > 0).count() - over.size();
+      boolean buffer = "buffer".equals(s.type());
       for (Episodes.Episode e : over) {
-        b.append("<tr><td>").append(esc(s.name())).append("</td><td>")
-            .append(Verdict.clock(e.startMillis(), r.durationSeconds())).append("</td><td>").append(e.pods())
-            .append("</td><td>").append(e.podsOverSlo()).append("</td><td>")
-            .append(TextTable.secs(e.maxWaitMillis() / 1000.0)).append("</td><td>").append(e.peakPending())
-            .append("</td><td>").append("buffer".equals(s.type()) ? Integer.toString(e.bufferReplicas()) : "")
-            .append("</td><td>").append(e.nodesAdded()).append("</td></tr>\n");
+        // one row per workload that waited in the episode; the episode's own figures on its first row
+        for (Episodes.Share w : e.workloads()) {
+          boolean lead = w == e.workloads().get(0);
+          b.append("<tr").append(buffer && !w.covered() && w.podsOverSlo() > 0 ? " class=\"flag\"" : "").append("><td>")
+              .append(esc(s.name())).append("</td><td>")
+              .append(Verdict.clock(e.startMillis(), r.durationSeconds())).append("</td><td>").append(esc(w.workload()))
+              .append("</td><td>").append(w.pods()).append("</td><td>").append(w.podsOverSlo()).append("</td><td>")
+              .append(TextTable.secs(w.maxWaitMillis() / 1000.0)).append("</td><td>").append(w.peakPending())
+              .append("</td><td>").append(!buffer ? "" : w.covered()
+                  ? esc(String.join(", ", w.buffers())) + ": " + w.bufferReplicas() : Episodes.NOT_COVERED)
+              .append("</td><td>").append(lead ? Integer.toString(e.nodesAdded()) : "").append("</td></tr>\n");
+        }
         rows++;
       }
       if (more > 0) {
-        b.append("<tr><td>").append(esc(s.name())).append("</td><td colspan=\"7\">and ").append(more)
+        b.append("<tr><td>").append(esc(s.name())).append("</td><td colspan=\"8\">and ").append(more)
             .append(" more episode").append(more == 1 ? "" : "s").append(" over the SLO (summary.json lists all)</td></tr>\n");
       }
     }
     if (rows == 0) {
-      b.append("<tr><td colspan=\"8\">No pod waited longer than the SLO.</td></tr>\n");
+      b.append("<tr><td colspan=\"9\">No pod waited longer than the SLO.</td></tr>\n");
     }
     return b.append("</table>\n").toString();
   }

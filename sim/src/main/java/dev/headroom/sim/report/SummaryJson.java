@@ -69,15 +69,18 @@ public final class SummaryJson {
       b.append("      \"nodesRemoved\": ").append(first.nodesRemoved()).append(",\n");
       b.append("      \"peakBufferReplicas\": ").append(s.peakBufferReplicas()).append(",\n");
       b.append("      \"note\": ").append(quote(c.note())).append(",\n");
-      b.append("      \"episodes\": ").append(episodes(first.episodes(), report.durationSeconds())).append("\n");
+      b.append("      \"episodes\": ").append(episodes(first.episodes(), report.durationSeconds(), "buffer".equals(s.type()))).append("\n");
       b.append("    }");
     }
     b.append("\n  ]").append(BatchSection.json(report)).append("\n}\n");
     return b.toString();
   }
 
-  /** The first seed's episodes with a pod over the SLO, earliest first, and how many stayed within it. */
-  private static String episodes(List<Episodes.Episode> all, long durationSeconds) {
+  /**
+   * The first seed's episodes with a pod over the SLO, earliest first, and how many stayed within it; per episode
+   * its waits per workload, each with the buffers that target the workload and their size when the episode began.
+   */
+  private static String episodes(List<Episodes.Episode> all, long durationSeconds, boolean buffers) {
     StringBuilder b = new StringBuilder("{\"withinSlo\": ");
     long within = all.stream().filter(e -> e.podsOverSlo() == 0).count();
     b.append(within).append(", \"overSlo\": [");
@@ -93,7 +96,21 @@ public final class SummaryJson {
           .append(", \"pods\": ").append(e.pods()).append(", \"podsOverSlo\": ").append(e.podsOverSlo())
           .append(", \"maxWait\": ").append(ms(e.maxWaitMillis())).append(", \"extraPodsNeeded\": ")
           .append(e.peakPending()).append(", \"bufferReplicas\": ").append(e.bufferReplicas())
-          .append(", \"nodesAdded\": ").append(e.nodesAdded()).append('}');
+          .append(", \"nodesAdded\": ").append(e.nodesAdded()).append(", \"workloads\": [");
+      for (int i = 0; i < e.workloads().size(); i++) {
+        Episodes.Share w = e.workloads().get(i);
+        b.append(i == 0 ? "\n" : ",\n").append("          {\"workload\": ").append(quote(w.workload()))
+            .append(", \"pods\": ").append(w.pods()).append(", \"podsOverSlo\": ").append(w.podsOverSlo())
+            .append(", \"maxWait\": ").append(ms(w.maxWaitMillis())).append(", \"extraPodsNeeded\": ")
+            .append(w.peakPending()).append(", \"buffers\": [")
+            .append(String.join(", ", w.buffers().stream().map(SummaryJson::quote).toList())).append("]")
+            .append(", \"bufferReplicas\": ").append(w.bufferReplicas());
+        if (buffers && !w.covered()) {
+          b.append(", \"coverage\": ").append(quote(Episodes.NOT_COVERED));
+        }
+        b.append('}');
+      }
+      b.append(e.workloads().isEmpty() ? "]}" : "\n        ]}");
     }
     return b.append(firstOne ? "]}" : "\n      ]}").toString();
   }

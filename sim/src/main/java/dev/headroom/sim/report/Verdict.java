@@ -101,32 +101,88 @@ public final class Verdict {
     return "";
   }
 
-  /** "buffer-10pct is too small for the episode at 00:35, which needed 26 extra pods with the buffer at 5". */
-  private static String shortfall(SimulationReport r, PooledResult m) {
-    StrategyResult first = r.strategies().stream().filter(x -> x.name().equals(m.name())).findFirst().orElseThrow();
-    Optional<Episodes.Episode> worst = worst(first.episodes());
-    StringBuilder b = new StringBuilder(m.name());
-    if (worst.isEmpty()) {
-      return b.append(" misses it (p99 at most ").append(secs(m.p99().high())).append(")").toString();
-    }
-    Episodes.Episode e = worst.get();
-    b.append("buffer".equals(m.type()) ? " is too small for the scale-up at " : " falls short in the scale-up at ").append(clock(e.startMillis(), r.durationSeconds()))
-        .append(", which needed ").append(e.peakPending()).append(" extra pod").append(e.peakPending() == 1 ? "" : "s");
-    if ("buffer".equals(m.type())) {
-      b.append(" with the buffer at ").append(e.bufferReplicas());
-    }
-    b.append(" (").append(e.podsOverSlo()).append(" pods over the SLO, up to ").append(secs(e.maxWaitMillis()));
-    if (r.seeds().size() > 1) {
-      b.append(", seed ").append(r.seed());
-    }
-    return b.append(")").toString();
+  /**
+   * The verdict's clause on a strategy that misses the SLO, from its first seed's attribution: "buffer-10pct is too
+   * small for web in the scale-up at 20:05, which needed 26 extra pods with its buffer (web-buffer) at 5 (...)". A
+   * buffer strategy is blamed only for the workloads its buffers target; waits of the others are named as not
+   * covered by any buffer ("misses it only through batch, which is not covered by any buffer: ...").
+   */
+  public static String shortfall(SimulationReport r, String strategy) {
+    return shortfall(r, r.pooled().stream().filter(p -> p.name().equals(strategy)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no strategy " + strategy)));
   }
 
-  /** The episode with the most pods over the SLO, then the longest wait, then the earliest. */
-  public static Optional<Episodes.Episode> worst(List<Episodes.Episode> episodes) {
-    return episodes.stream().filter(e -> e.podsOverSlo() > 0)
-        .max(Comparator.comparingInt(Episodes.Episode::podsOverSlo).thenComparingLong(Episodes.Episode::maxWaitMillis)
-            .thenComparing(Comparator.comparingLong(Episodes.Episode::startMillis).reversed()));
+  private static String shortfall(SimulationReport r, PooledResult m) {
+    StrategyResult first = r.strategies().stream().filter(x -> x.name().equals(m.name())).findFirst().orElseThrow();
+    boolean buffer = "buffer".equals(m.type());
+    StringBuilder b = new StringBuilder(m.name());
+    Optional<Blame> covered = worst(first.episodes(), true);
+    Optional<Blame> any = worst(first.episodes(), false);
+    if (any.isEmpty()) {
+      return b.append(" misses it (p99 at most ").append(secs(m.p99().high())).append(")").toString();
+    }
+    String seed = r.seeds().size() > 1 ? ", seed " + r.seed() : "";
+    if (!buffer) {
+      Blame w = any.get();
+      return b.append(" falls short for ").append(w.share().workload()).append(" in the scale-up at ")
+          .append(clock(w.episode().startMillis(), r.durationSeconds())).append(", which needed ")
+          .append(pods(w.share().peakPending())).append(" (").append(figures(w.share())).append(seed).append(")").toString();
+    }
+    if (covered.isPresent()) {
+      Blame w = covered.get();
+      Episodes.Share s = w.share();
+      b.append(" is too small for ").append(s.workload()).append(" in the scale-up at ")
+          .append(clock(w.episode().startMillis(), r.durationSeconds())).append(", which needed ")
+          .append(pods(s.peakPending())).append(" with its buffer (").append(String.join(", ", s.buffers()))
+          .append(") at ").append(s.bufferReplicas()).append(" (").append(figures(s)).append(seed).append(")");
+      List<String> uncovered = uncovered(first.episodes());
+      if (!uncovered.isEmpty()) {
+        b.append("; ").append(String.join(" and ", uncovered)).append(uncovered.size() == 1 ? " is " : " are ")
+            .append(Episodes.NOT_COVERED);
+      }
+      return b.toString();
+    }
+    Blame w = any.get();
+    return b.append(" misses it only through ").append(w.share().workload()).append(", which is ").append(Episodes.NOT_COVERED).append(": ")
+        .append("its scale-up at ").append(clock(w.episode().startMillis(), r.durationSeconds())).append(" needed ")
+        .append(pods(w.share().peakPending())).append(" (").append(figures(w.share())).append(seed).append(")").toString();
+  }
+
+  private static String pods(int n) {
+    return n + " extra pod" + (n == 1 ? "" : "s");
+  }
+
+  private static String figures(Episodes.Share s) {
+    return s.podsOverSlo() + " pod" + (s.podsOverSlo() == 1 ? "" : "s") + " over the SLO, up to " + secs(s.maxWaitMillis());
+  }
+
+  /** The workloads without a buffer that had pods over the SLO, most such pods first (at most two). */
+  private static List<String> uncovered(List<Episodes.Episode> episodes) {
+    java.util.Map<String, Integer> over = new java.util.TreeMap<>();
+    for (Episodes.Episode e : episodes) {
+      for (Episodes.Share s : e.workloads()) {
+        if (!s.covered() && s.podsOverSlo() > 0) {
+          over.merge(s.workload(), s.podsOverSlo(), Integer::sum);
+        }
+      }
+    }
+    return over.entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(2).map(java.util.Map.Entry::getKey).toList();
+  }
+
+  /** One workload's waits in one episode: what a verdict blames. */
+  public record Blame(Episodes.Episode episode, Episodes.Share share) {}
+
+  /**
+   * The (episode, workload) with the most pods over the SLO, then the longest wait, then the earliest; with
+   * {@code coveredOnly}, among the workloads a buffer targets.
+   */
+  public static Optional<Blame> worst(List<Episodes.Episode> episodes, boolean coveredOnly) {
+    return episodes.stream().flatMap(e -> e.workloads().stream().map(s -> new Blame(e, s)))
+        .filter(x -> x.share().podsOverSlo() > 0 && (!coveredOnly || x.share().covered()))
+        .max(Comparator.comparingInt((Blame x) -> x.share().podsOverSlo())
+            .thenComparingLong(x -> x.share().maxWaitMillis())
+            .thenComparing(Comparator.comparingLong((Blame x) -> x.episode().startMillis()).reversed()));
   }
 
   /** Scenario time as {@code HH:MM} (runs up to a day) or {@code Tue 14:05} (longer runs; the epoch is a Monday). */

@@ -35,11 +35,10 @@ public final class ScenarioRunner {
   public static SimulationReport run(Scenario scenario, List<Long> seeds, int threads, DoubleConsumer progress) {
     List<List<StrategyResult>> runs = runAll(scenario, seeds, threads, progress, true);
     List<StrategyResult> first = new ArrayList<>();
-    List<PooledResult> pooled = new ArrayList<>();
     for (List<StrategyResult> perSeed : runs) {
       first.add(perSeed.get(0));
-      pooled.add(PooledResult.of(perSeed, seeds));
     }
+    List<PooledResult> pooled = pool(runs, seeds, threads);
     return new SimulationReport(scenario.name(), scenario.description(), seeds.get(0), scenario.duration().toSeconds(),
         scenario.tick().toSeconds(), scenario.sloPodWait().toMillis() / 1000.0, scenario.currency(),
         scenario.workloads().stream().map(Scenario.Workload::name).toList(), first, seeds, pooled);
@@ -99,6 +98,48 @@ public final class ScenarioRunner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("simulation interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Each strategy's runs pooled ({@link PooledResult#of}), strategies in parallel on up to {@code threads} threads:
+   * the bootstrap of a long run's waits takes about half a second of CPU per strategy, and the results do not
+   * depend on the order in which they are computed.
+   */
+  public static List<PooledResult> pool(List<List<StrategyResult>> runs, List<Long> seeds, int threads) {
+    int n = Math.max(1, Math.min(threads, runs.size()));
+    if (n == 1) {
+      List<PooledResult> out = new ArrayList<>();
+      for (List<StrategyResult> perSeed : runs) {
+        out.add(PooledResult.of(perSeed, seeds));
+      }
+      return out;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
+      Thread t = new Thread(r, "headroom-pool");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<PooledResult>> futures = new ArrayList<>();
+      for (List<StrategyResult> perSeed : runs) {
+        futures.add(pool.submit(() -> PooledResult.of(perSeed, seeds)));
+      }
+      List<PooledResult> out = new ArrayList<>();
+      for (Future<PooledResult> f : futures) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("pooling interrupted", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException re) {
         throw re;

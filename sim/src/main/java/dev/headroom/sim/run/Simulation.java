@@ -53,7 +53,7 @@ public final class Simulation {
   private final WaitStats waits = new WaitStats();
   private final PodWaits.Builder podWaits = new PodWaits.Builder();
   private final List<StrategyResult.ScaleUpEvent> scaleUpEvents = new ArrayList<>();
-  private final List<Episodes.BufferStep> bufferSteps = new ArrayList<>();
+  private Episodes.CoverageRecorder coverage;
   private int peakBufferReplicas;
   private boolean keepTicks = true;
   private final CostLedger ledger = new CostLedger();
@@ -140,7 +140,7 @@ public final class Simulation {
     long sloMillis = scenario.sloPodWait().toMillis();
     cluster = new SimCluster(events, (pod, wait, bound) -> {
       waits.add(wait);
-      podWaits.add(pod.createdAt(), wait);
+      podWaits.add(pod.createdAt(), wait, pod.owner());
       if (wait > sloMillis) {
         overSlo++;
       }
@@ -198,6 +198,7 @@ public final class Simulation {
     }
     if (strategy instanceof Scenario.Buffers bs) {
       buffers = new SimBuffers(cluster, deployments, bs.buffers(), clock.instant());
+      coverage = new Episodes.CoverageRecorder(buffers.buffersByWorkload());
       long sync = scenario.settings().bufferSyncInterval().toMillis();
       buffers.reconcile(clock.instant());
       every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
@@ -226,7 +227,7 @@ public final class Simulation {
       if (p.real()) {
         long w = end - p.createdAt();
         waits.add(w);
-        podWaits.add(p.createdAt(), w);
+        podWaits.add(p.createdAt(), w, p.owner());
         if (w > sloMillis) {
           overSlo++;
         }
@@ -243,8 +244,8 @@ public final class Simulation {
         ledger.nodeHours(), ledger.cost(), provider.peakNodes(),
         utilizationTicks == 0 ? 0 : utilizationSum / utilizationTicks, scaleUps, nodesAdded, nodesRemoved,
         provider.peakPerGroup(), ticks, allWaits, scaleUpEvents,
-        Episodes.of(allWaits, bufferSteps, scaleUpEvents, sloMillis), peakBufferReplicas,
-        new BatchResult(gangJobStats(), fragmentation.result()));
+        Episodes.of(allWaits, coverage == null ? Episodes.Coverage.none() : coverage.coverage(), scaleUpEvents, sloMillis),
+        peakBufferReplicas, new BatchResult(gangJobStats(), fragmentation.result()));
   }
 
   /** The PodGroups of every gang job's live jobs (the view's {@code podGroups()}). */
@@ -399,8 +400,8 @@ public final class Simulation {
       stopped = provider.stoppedInstances(w.nodeGroup());
     }
     int bufferReplicas = buffers == null ? 0 : buffers.totalReplicas();
-    if (bufferSteps.isEmpty() ? bufferReplicas != 0 : bufferSteps.get(bufferSteps.size() - 1).replicas() != bufferReplicas) {
-      bufferSteps.add(new Episodes.BufferStep(now, bufferReplicas));
+    if (coverage != null) {
+      coverage.record(now, buffers.replicasByWorkload());
     }
     peakBufferReplicas = Math.max(peakBufferReplicas, bufferReplicas);
     if (keepTicks) {

@@ -20,13 +20,15 @@ class ReportTest {
   static PodWaits waits(int n, long... tail) {
     long[] created = new long[n];
     long[] w = new long[n];
+    String[] names = new String[n];
+    java.util.Arrays.fill(names, "web");
     for (int i = 0; i < n; i++) {
       created[i] = i * 60_000L;
       if (i >= n - tail.length) {
         w[i] = tail[i - (n - tail.length)];
       }
     }
-    return PodWaits.of(created, w);
+    return PodWaits.of(created, w, names);
   }
 
   static SimulationReport report() {
@@ -37,12 +39,12 @@ class ReportTest {
     PodWaits noneWaits = waits(40, 90_500, 101_250, 120_000);
     StrategyResult none = new StrategyResult("none", "none", new StrategyResult.PodWait(0, 90.5, 120, 120), 40, 3, 0,
         8.125, 1.56, 7, 0.6523, 2, 4, 4, Map.of("general", 7), ticks, noneWaits, List.of(),
-        Episodes.of(noneWaits, List.of(), List.of(), 5000), 0);
+        Episodes.of(noneWaits, Episodes.Coverage.none(), List.of(), 5000), 0);
     StrategyResult buffer = new StrategyResult("buffer-10pct", "buffer", new StrategyResult.PodWait(0, 0, 0, 0), 40, 0, 0,
         9.5, 1.9, 8, 0.6, 2, 5, 4, Map.of("general", 8), ticks, waits(40), List.of(), List.of(), 4);
     StrategyResult idle = new StrategyResult("buffer-1", "buffer", new StrategyResult.PodWait(0, 0, 0, 0), 40, 0, 0,
         8.125, 1.56, 7, 0.6, 2, 4, 4, Map.of("general", 7), ticks, noneWaits, List.of(),
-        Episodes.of(noneWaits, List.of(), List.of(), 5000), 0);
+        Episodes.of(noneWaits, Episodes.Coverage.none(), List.of(), 5000), 0);
     return new SimulationReport("web \"spike\"", "d", 42, 7200, 5, 5, "USD", List.of("web"), List.of(none, buffer, idle),
         List.of(42L), List.of(PooledResult.of(List.of(none), List.of(42L)), PooledResult.of(List.of(buffer), List.of(42L)),
             PooledResult.of(List.of(idle), List.of(42L))));
