@@ -9,8 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
+import dev.headroom.core.scheduling.TopologyCounters.CounterDef;
+import dev.headroom.core.scheduling.TopologyCounters.CounterKey;
+import dev.headroom.core.scheduling.TopologyCounters.Eligibility;
+import dev.headroom.core.scheduling.TopologyCounters.Kind;
+import dev.headroom.core.scheduling.TopologyCounters.SpreadSelector;
 
 /**
  * The in-memory cluster the simulation mutates (autoscaler spec §2.1): nodes with incrementally kept
@@ -41,21 +47,13 @@ public final class ClusterSnapshot {
 
   // Static per-index data, valid for indexes below top.nodeCount (overwritten when an index is reused).
   private CompiledNode[] nodes = new CompiledNode[64];
-  private int[][] domains = new int[0][];
 
-  // Topology keys and their interned values.
-  private final Map<String, Integer> keyIds = new HashMap<>();
-  private final List<String> keyNames = new ArrayList<>();
-  private final List<Map<String, Integer>> domainIds = new ArrayList<>();
 
   // Label index: key -> value -> nodes carrying it (valid below top.nodeCount).
   private final Map<String, Map<String, BitSet>> labelIndex = new HashMap<>();
 
-  // Counter registry (definitions are global; values are layered).
-  private final List<CounterDef> counterDefs = new ArrayList<>();
-  private final Map<CounterKey, CounterDef> counterByKey = new HashMap<>();
-  private final List<AffinityTerm> ownerTerms = new ArrayList<>();
-  private final Map<AffinityTerm, Integer> ownerTermIds = new HashMap<>();
+  // Topology counter definitions and per-node domains (the counters' values are layered).
+  private final TopologyCounters topology;
 
   private ClassInfo[] classInfos = new ClassInfo[64];
   private final HashMap<RequestShape, Integer> shapeIds = new HashMap<>();
@@ -87,6 +85,7 @@ public final class ClusterSnapshot {
     this.resources = compiler.resources();
     this.top = new Layer(null);
     this.top.lastMatchIndex = -1;
+    this.topology = new TopologyCounters(compiler, i -> nodes[i], () -> top.nodeCount, nodes.length);
   }
 
   /** The compiler this snapshot belongs to. */
@@ -305,9 +304,7 @@ public final class ClusterSnapshot {
     }
     nodes[id] = node;
     indexLabels(node, id);
-    for (int k = 0; k < keyNames.size(); k++) {
-      domains[k][id] = domainOf(k, node);
-    }
+    topology.setNode(id, node);
     top.nodeCount = id + 1;
     top.liveNodes++;
     top.writeState(id, new NodeState(new long[resources.size()]));
@@ -315,10 +312,10 @@ public final class ClusterSnapshot {
     if (top.removed != null && top.removed.get(id)) {
       top.removed.clear(id);
     }
-    for (CounterDef def : counterDefs) {
-      Counter c = counterForWrite(def);
-      if (c != null && def.eligible(this, node)) {
-        c.addNode(id, domains[def.keyId][id]);
+    for (CounterDef def : topology.defs()) {
+      DomainCounts c = counterForWrite(def);
+      if (c != null && def.eligible(node)) {
+        c.addNode(id, topology.domain(def.keyId, id));
       }
     }
     return id;
@@ -338,7 +335,7 @@ public final class ClusterSnapshot {
     if (source.podCount == 0) {
       return id;
     }
-    if (!counterDefs.isEmpty()) {
+    if (!topology.isEmpty()) {
       for (int k = 0; k < source.podCount; k++) {
         addPod(source.pod(k), id);
       }
@@ -355,7 +352,7 @@ public final class ClusterSnapshot {
       top.podTotal++;
       List<AffinityTerm> anti = p.antiAffinity();
       for (int k = 0; k < anti.size(); k++) {
-        registerOwnerTerm(anti.get(k));
+        topology.registerOwnerTerm(anti.get(k));
       }
     }
     return id;
@@ -373,22 +370,25 @@ public final class ClusterSnapshot {
     if (!old.name().equals(node.name())) {
       throw new IllegalArgumentException("node " + node.name() + " cannot replace " + old.name());
     }
-    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+    if (top.parent != null || !topology.isEmpty() || isRemoved(index)) {
       return false;
     }
     unindexLabels(old, index);
     top.memos.clear(); // remembered failures were for the old version of the node
     nodes[index] = node;
     indexLabels(node, index);
-    for (int k = 0; k < keyNames.size(); k++) {
-      domains[k][index] = domainOf(k, node);
-    }
+    topology.setNode(index, node);
     return true;
+  }
+
+  /** The topology keys of the required anti-affinity terms of the pods in the snapshot (which new pods must respect). */
+  Set<String> ownerTopologyKeys() {
+    return topology.ownerTopologyKeys();
   }
 
   /** True once a pod registered a topology counter (topology spread or inter-pod (anti-)affinity). */
   public boolean hasTopologyCounters() {
-    return !counterDefs.isEmpty();
+    return !topology.isEmpty();
   }
 
   /** Number of removed nodes still holding an index (the base keeps them until it is built afresh). */
@@ -396,14 +396,6 @@ public final class ClusterSnapshot {
     return top.nodeCount - top.liveNodes;
   }
 
-  /** The topology keys of the required anti-affinity terms of the pods in the snapshot (which new pods must respect). */
-  java.util.Set<String> ownerTopologyKeys() {
-    java.util.Set<String> keys = new java.util.TreeSet<>();
-    for (AffinityTerm t : ownerTerms) {
-      keys.add(t.topologyKey());
-    }
-    return keys;
-  }
 
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
   public int addNodeCopy(CompiledNode template, String name) {
@@ -420,10 +412,10 @@ public final class ClusterSnapshot {
       removePod(p.uid());
     }
     CompiledNode node = nodes[index];
-    for (CounterDef def : counterDefs) {
-      Counter c = counterForWrite(def);
+    for (CounterDef def : topology.defs()) {
+      DomainCounts c = counterForWrite(def);
       if (c != null && c.eligible.get(index)) {
-        c.removeNode(index, domains[def.keyId][index]);
+        c.removeNode(index, topology.domain(def.keyId, index));
       }
     }
     if (top.removed == null) {
@@ -456,14 +448,14 @@ public final class ClusterSnapshot {
     top.podTotal++;
     List<AffinityTerm> anti = pod.antiAffinity();
     for (int k = 0; k < anti.size(); k++) {
-      registerOwnerTerm(anti.get(k));
+      topology.registerOwnerTerm(anti.get(k));
     }
-    for (int d = 0; d < counterDefs.size(); d++) {
-      CounterDef def = counterDefs.get(d);
-      if (def.matches(this, pod)) {
-        Counter c = counterForWrite(def);
+    for (int d = 0; d < topology.defs().size(); d++) {
+      CounterDef def = topology.defs().get(d);
+      if (def.matches(pod)) {
+        DomainCounts c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
-          c.addCount(domains[def.keyId][index], def.multiplicity(pod));
+          c.addCount(topology.domain(def.keyId, index), def.multiplicity(pod));
         }
       }
     }
@@ -492,12 +484,12 @@ public final class ClusterSnapshot {
       top.podNodes.put(uid, -1);
     }
     top.podTotal--;
-    for (int d = 0; d < counterDefs.size(); d++) {
-      CounterDef def = counterDefs.get(d);
-      if (def.matches(this, pod)) {
-        Counter c = counterForWrite(def);
+    for (int d = 0; d < topology.defs().size(); d++) {
+      CounterDef def = topology.defs().get(d);
+      if (def.matches(pod)) {
+        DomainCounts c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
-          c.addCount(domains[def.keyId][index], -def.multiplicity(pod));
+          c.addCount(topology.domain(def.keyId, index), -def.multiplicity(pod));
         }
       }
     }
@@ -515,7 +507,7 @@ public final class ClusterSnapshot {
     if (s.podCount == 0) {
       return;
     }
-    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+    if (top.parent != null || !topology.isEmpty() || isRemoved(index)) {
       for (CompiledPod p : new ArrayList<>(s.podList())) {
         removePod(p.uid());
       }
@@ -747,7 +739,7 @@ public final class ClusterSnapshot {
     if (fit != null) {
       return fit;
     }
-    if (!ci.interPod && ownerTerms.isEmpty()) {
+    if (!ci.interPod && topology.ownerTerms().isEmpty()) {
       return null;
     }
     // 7 InterPodAffinity
@@ -779,7 +771,7 @@ public final class ClusterSnapshot {
       boolean podsExist = true;
       for (int k = 0; k < pod.affinity().size(); k++) {
         CounterDef def = ci.affinityDefs[k];
-        int d = dom(def.keyId, index, node);
+        int d = topology.domain(def.keyId, index, node);
         if (d == -1) {
           return Reason.POD_AFFINITY_MISSING_KEY;
         }
@@ -802,16 +794,16 @@ public final class ClusterSnapshot {
     }
     // Anti-affinity of the incoming pod.
     for (CounterDef def : ci.antiDefs) {
-      int d = dom(def.keyId, index, node);
+      int d = topology.domain(def.keyId, index, node);
       if (d != -1 && counter(def).count(d) > 0) {
         return Reason.POD_ANTI_AFFINITY;
       }
     }
     // Existing pods' anti-affinity terms that select the incoming pod.
-    if (!ownerTerms.isEmpty()) {
+    if (!topology.ownerTerms().isEmpty()) {
       refreshOwnerDefs(pod, ci);
       for (CounterDef def : ci.ownerDefs) {
-        int d = dom(def.keyId, index, node);
+        int d = topology.domain(def.keyId, index, node);
         if (d != -1 && counter(def).count(d) > 0) {
           return Reason.EXISTING_ANTI_AFFINITY;
         }
@@ -822,18 +814,18 @@ public final class ClusterSnapshot {
 
   private Reason spread(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
     for (CounterDef def : ci.spreadDefs) {
-      if (dom(def.keyId, index, node) == -1) {
+      if (topology.domain(def.keyId, index, node) == -1) {
         return Reason.TOPOLOGY_SPREAD_MISSING_LABEL;
       }
     }
     for (int k = 0; k < ci.spreadDefs.length; k++) {
       SpreadConstraint sc = pod.spread().get(k);
       CounterDef def = ci.spreadDefs[k];
-      Counter c = counter(def);
-      int d = dom(def.keyId, index, node);
+      DomainCounts c = counter(def);
+      int d = topology.domain(def.keyId, index, node);
       int domainCount = c.domainCount;
       int min = c.min;
-      if (index < 0 && def.eligible(this, node) && (d < 0 || c.nodesPerDomain(d) == 0)) {
+      if (index < 0 && def.eligible(node) && (d < 0 || c.nodesPerDomain(d) == 0)) {
         domainCount++; // the virtual node opens a new domain with count 0
         min = 0;
       }
@@ -844,19 +836,6 @@ public final class ClusterSnapshot {
       }
     }
     return null;
-  }
-
-  /** Domain of node {@code index} for key {@code keyId}: -1 without the label, -2 for an unseen value. */
-  private int dom(int keyId, int index, CompiledNode node) {
-    if (index >= 0) {
-      return domains[keyId][index];
-    }
-    String v = node.labels().get(keyNames.get(keyId));
-    if (v == null) {
-      return -1;
-    }
-    Integer d = domainIds.get(keyId).get(v);
-    return d == null ? -2 : d;
   }
 
   // ---------------------------------------------------------------- class info
@@ -896,14 +875,14 @@ public final class ClusterSnapshot {
       boolean own = true;
       for (int k = 0; k < affinityDefs.length; k++) {
         AffinityTerm term = pod.affinity().get(k);
-        affinityDefs[k] = def(new CounterKey(Kind.ALL_TERMS, pod.affinity(), term.topologyKey(), null));
+        affinityDefs[k] = topology.def(new CounterKey(Kind.ALL_TERMS, pod.affinity(), term.topologyKey(), null));
         own &= term.matches(pod.namespace(), pod.labels(), nsLabels);
       }
       matchesOwnAffinity = own;
       antiDefs = new CounterDef[pod.antiAffinity().size()];
       for (int k = 0; k < antiDefs.length; k++) {
         AffinityTerm term = pod.antiAffinity().get(k);
-        antiDefs[k] = def(new CounterKey(Kind.ALL_TERMS, List.of(term), term.topologyKey(), null));
+        antiDefs[k] = topology.def(new CounterKey(Kind.ALL_TERMS, List.of(term), term.topologyKey(), null));
       }
       spreadDefs = new CounterDef[pod.spread().size()];
       spreadSelfMatch = new boolean[spreadDefs.length];
@@ -922,7 +901,7 @@ public final class ClusterSnapshot {
                 sc.honorTaints() ? pod.tolerations() : null,
                 List.copyOf(keys));
         spreadDefs[k] =
-            def(new CounterKey(Kind.SPREAD, new SpreadSelector(pod.namespace(), sc.selector()), sc.topologyKey(), e));
+            topology.def(new CounterKey(Kind.SPREAD, new SpreadSelector(pod.namespace(), sc.selector()), sc.topologyKey(), e));
         spreadSelfMatch[k] = sc.selector().matches(pod.labels());
       }
     }
@@ -940,251 +919,27 @@ public final class ClusterSnapshot {
   }
 
   private void refreshOwnerDefs(CompiledPod pod, ClassInfo ci) {
-    if (ci.ownerTermsSeen == ownerTerms.size()) {
+    if (ci.ownerTermsSeen == topology.ownerTerms().size()) {
       return;
     }
     List<CounterDef> defs = new ArrayList<>(Arrays.asList(ci.ownerDefs));
-    for (int i = ci.ownerTermsSeen; i < ownerTerms.size(); i++) {
-      AffinityTerm t = ownerTerms.get(i);
+    for (int i = ci.ownerTermsSeen; i < topology.ownerTerms().size(); i++) {
+      AffinityTerm t = topology.ownerTerms().get(i);
       if (t.matches(pod.namespace(), pod.labels(), compiler.namespaceLabels(pod.namespace()))) {
-        defs.add(def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null)));
+        defs.add(topology.def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null)));
       }
     }
     ci.ownerDefs = defs.toArray(new CounterDef[0]);
-    ci.ownerTermsSeen = ownerTerms.size();
+    ci.ownerTermsSeen = topology.ownerTerms().size();
   }
 
-  private void registerOwnerTerm(AffinityTerm t) {
-    if (!ownerTermIds.containsKey(t)) {
-      ownerTermIds.put(t, ownerTerms.size());
-      ownerTerms.add(t);
-      // Register the owner counter now so that every later add keeps it current.
-      def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null));
-    }
-  }
 
   // ---------------------------------------------------------------- counters
 
-  private enum Kind {
-    /** Pods matching every term of a list (affinity: all of the incoming pod's terms; anti: one term). */
-    ALL_TERMS,
-    /** Non-terminating pods of a namespace matching a spread selector. */
-    SPREAD,
-    /** Pods carrying a given required anti-affinity term. */
-    OWNER
-  }
-
-  private record SpreadSelector(String namespace, LabelSelectorMatcher selector) {}
-
-  /** Which nodes a spread constraint counts on: node inclusion policies plus all constraint keys. */
-  private record Eligibility(NodeAffinityMatcher affinity, List<Toleration> tolerations, List<String> keys) {}
-
-  private record CounterKey(Kind kind, Object matcher, String topologyKey, Eligibility eligibility) {}
-
-  private final class CounterDef {
-    final int id;
-    final CounterKey key;
-    final int keyId;
-    final int[] requiredKeys;
-    byte[] classMatch = new byte[64];
-
-    CounterDef(int id, CounterKey key) {
-      this.id = id;
-      this.key = key;
-      this.keyId = keyId(key.topologyKey());
-      if (key.eligibility() != null) {
-        requiredKeys = key.eligibility().keys().stream().mapToInt(ClusterSnapshot.this::keyId).toArray();
-      } else {
-        requiredKeys = new int[] {keyId};
-      }
-    }
-
-    boolean eligible(ClusterSnapshot s, CompiledNode node) {
-      for (int k : requiredKeys) {
-        if (node.labels().get(s.keyNames.get(k)) == null) {
-          return false;
-        }
-      }
-      Eligibility e = key.eligibility();
-      if (e == null) {
-        return true;
-      }
-      if (!e.affinity().isAny() && !e.affinity().matches(node.labels(), node.name())) {
-        return false;
-      }
-      return e.tolerations() == null || Tolerations.untolerated(node.taints(), e.tolerations()) == null;
-    }
-
-    boolean matches(ClusterSnapshot s, CompiledPod pod) {
-      int c = pod.classId();
-      if (c >= classMatch.length) {
-        classMatch = Arrays.copyOf(classMatch, Math.max(c + 1, classMatch.length * 2));
-      }
-      byte m = classMatch[c];
-      if (m == 0) {
-        m = compute(s, pod) ? (byte) 1 : (byte) 2;
-        classMatch[c] = m;
-      }
-      return m == 1;
-    }
-
-    @SuppressWarnings("unchecked")
-    private boolean compute(ClusterSnapshot s, CompiledPod pod) {
-      switch (key.kind()) {
-        case ALL_TERMS -> {
-          Map<String, String> ns = s.compiler.namespaceLabels(pod.namespace());
-          for (AffinityTerm t : (List<AffinityTerm>) key.matcher()) {
-            if (!t.matches(pod.namespace(), pod.labels(), ns)) {
-              return false;
-            }
-          }
-          return true;
-        }
-        case SPREAD -> {
-          SpreadSelector sel = (SpreadSelector) key.matcher();
-          return !pod.isTerminating() && sel.namespace().equals(pod.namespace()) && sel.selector().matches(pod.labels());
-        }
-        case OWNER -> {
-          return pod.antiAffinity().contains((AffinityTerm) key.matcher());
-        }
-        default -> throw new IllegalStateException();
-      }
-    }
-
-    /** How many times a matching pod counts (an owner with a term twice counts twice, like the scheduler). */
-    int multiplicity(CompiledPod pod) {
-      if (key.kind() != Kind.OWNER) {
-        return 1;
-      }
-      int n = 0;
-      for (AffinityTerm t : pod.antiAffinity()) {
-        if (t.equals(key.matcher())) {
-          n++;
-        }
-      }
-      return n;
-    }
-  }
-
-  private CounterDef def(CounterKey key) {
-    CounterDef d = counterByKey.get(key);
-    if (d == null) {
-      d = new CounterDef(counterDefs.size(), key);
-      counterDefs.add(d);
-      counterByKey.put(key, d);
-    }
-    return d;
-  }
-
-  /** Per-domain counts of one counter definition in one layer (copy-on-write across layers). */
-  private static final class Counter {
-    int[] counts;
-    int[] nodesPerDomain;
-    int[] histogram; // histogram[c] = domains (with eligible nodes) whose count is c
-    int domainCount;
-    int min;
-    long total;
-    BitSet eligible;
-
-    Counter() {
-      counts = new int[8];
-      nodesPerDomain = new int[8];
-      histogram = new int[8];
-      eligible = new BitSet();
-    }
-
-    Counter copy() {
-      Counter c = new Counter();
-      c.counts = counts.clone();
-      c.nodesPerDomain = nodesPerDomain.clone();
-      c.histogram = histogram.clone();
-      c.domainCount = domainCount;
-      c.min = min;
-      c.total = total;
-      c.eligible = (BitSet) eligible.clone();
-      return c;
-    }
-
-    int count(int d) {
-      return d >= 0 && d < counts.length ? counts[d] : 0;
-    }
-
-    int nodesPerDomain(int d) {
-      return d >= 0 && d < nodesPerDomain.length ? nodesPerDomain[d] : 0;
-    }
-
-    private void ensure(int d) {
-      if (d >= counts.length) {
-        int n = Math.max(d + 1, counts.length * 2);
-        counts = Arrays.copyOf(counts, n);
-        nodesPerDomain = Arrays.copyOf(nodesPerDomain, n);
-      }
-    }
-
-    private void hist(int c, int delta) {
-      if (c >= histogram.length) {
-        histogram = Arrays.copyOf(histogram, Math.max(c + 1, histogram.length * 2));
-      }
-      histogram[c] += delta;
-    }
-
-    void addNode(int node, int d) {
-      eligible.set(node);
-      ensure(d);
-      if (nodesPerDomain[d]++ == 0) {
-        domainCount++;
-        hist(counts[d], 1);
-        if (domainCount == 1 || counts[d] < min) {
-          min = counts[d];
-        }
-      }
-    }
-
-    void removeNode(int node, int d) {
-      eligible.clear(node);
-      if (--nodesPerDomain[d] == 0) {
-        domainCount--;
-        hist(counts[d], -1);
-        recomputeMinUpwards();
-      }
-    }
-
-    void addCount(int d, int delta) {
-      ensure(d);
-      int before = counts[d];
-      counts[d] = before + delta;
-      total += delta;
-      if (nodesPerDomain[d] > 0) {
-        hist(before, -1);
-        hist(before + delta, 1);
-        if (counts[d] < min) {
-          min = counts[d];
-        } else if (before == min) {
-          recomputeMinUpwards();
-        }
-      }
-    }
-
-    private void recomputeMinUpwards() {
-      if (domainCount == 0) {
-        min = 0;
-        return;
-      }
-      int m = Math.min(min, histogram.length - 1);
-      while (m > 0 && histogram[m - 1] > 0) {
-        m--;
-      }
-      while (histogram[m] == 0) {
-        m++;
-      }
-      min = m;
-    }
-  }
-
   /** The counter of {@code def} as seen from the top layer, deriving it from the layers when missing. */
-  private Counter counter(CounterDef def) {
+  private DomainCounts counter(CounterDef def) {
     for (Layer l = top; l != null; l = l.parent) {
-      Counter c = l.counters.get(def.id);
+      DomainCounts c = l.counters.get(def.id);
       if (c != null) {
         return c;
       }
@@ -1192,15 +947,15 @@ public final class ClusterSnapshot {
     return derive(def, top);
   }
 
-  private Counter derive(CounterDef def, Layer layer) {
-    Counter parent = null;
+  private DomainCounts derive(CounterDef def, Layer layer) {
+    DomainCounts parent = null;
     if (layer.parent != null) {
       parent = layer.parent.counters.get(def.id);
       if (parent == null) {
         parent = derive(def, layer.parent);
       }
     }
-    Counter c = parent == null ? new Counter() : parent.copy();
+    DomainCounts c = parent == null ? new DomainCounts() : parent.copy();
     if (layer.states != null) {
       for (int i = 0; i < layer.states.length && i < layer.nodeCount; i++) {
         NodeState s = layer.states[i];
@@ -1210,13 +965,13 @@ public final class ClusterSnapshot {
         if (parent != null && parent.eligible.get(i)) {
           NodeState old = layer.parent == null ? null : stateAt(layer.parent, i);
           if (old != null && old != REMOVED) {
-            c.addCount(domains[def.keyId][i], -matching(def, old));
+            c.addCount(topology.domain(def.keyId, i), -matching(def, old));
           }
-          c.removeNode(i, domains[def.keyId][i]);
+          c.removeNode(i, topology.domain(def.keyId, i));
         }
-        if (s != REMOVED && def.eligible(this, nodes[i])) {
-          c.addNode(i, domains[def.keyId][i]);
-          c.addCount(domains[def.keyId][i], matching(def, s));
+        if (s != REMOVED && def.eligible(nodes[i])) {
+          c.addNode(i, topology.domain(def.keyId, i));
+          c.addCount(topology.domain(def.keyId, i), matching(def, s));
         }
       }
     }
@@ -1228,7 +983,7 @@ public final class ClusterSnapshot {
     int n = 0;
     for (int k = 0; k < s.podCount; k++) {
       CompiledPod p = s.pod(k);
-      if (def.matches(this, p)) {
+      if (def.matches(p)) {
         n += def.multiplicity(p);
       }
     }
@@ -1236,15 +991,15 @@ public final class ClusterSnapshot {
   }
 
   /** The top layer's own copy of the counter, or null when no layer has derived it yet. */
-  private Counter counterForWrite(CounterDef def) {
-    Counter own = top.counters.get(def.id);
+  private DomainCounts counterForWrite(CounterDef def) {
+    DomainCounts own = top.counters.get(def.id);
     if (own != null) {
       return own;
     }
     for (Layer l = top.parent; l != null; l = l.parent) {
-      Counter c = l.counters.get(def.id);
+      DomainCounts c = l.counters.get(def.id);
       if (c != null) {
-        Counter copy = c.copy();
+        DomainCounts copy = c.copy();
         top.counters.put(def.id, copy);
         return copy;
       }
@@ -1393,114 +1148,6 @@ public final class ClusterSnapshot {
 
   // ---------------------------------------------------------------- node state
 
-  /** Mutable aggregates of one node in one layer. */
-  private static final class NodeState {
-    private static final CompiledPod[] NO_PODS = new CompiledPod[0];
-
-    long[] requested;
-    /** Request sums of the virtual pods, and of the DaemonSet and mirror pods (null: none). */
-    long[] virtualRequested;
-    long[] apartRequested;
-    /**
-     * The node's pods in insertion order: the first {@code podCount} entries of {@code pods}. A state copied for a
-     * fork shares the array of the state it copies ({@code sharedPods}) and appends in place past its own count:
-     * only the top layer writes, and a lower layer reads no further than its own count, so what it sees never
-     * changes. A removal from a shared array copies it first.
-     */
-    CompiledPod[] pods = NO_PODS;
-    int podCount;
-    boolean sharedPods;
-    ArrayList<HostPort> ports;
-
-    NodeState(long[] requested) {
-      this.requested = requested;
-    }
-
-    /** A copy for the top layer of the same snapshot (shares the pod array). */
-    NodeState forkCopy() {
-      NodeState s = new NodeState(requested.clone());
-      s.virtualRequested = virtualRequested == null ? null : virtualRequested.clone();
-      s.apartRequested = apartRequested == null ? null : apartRequested.clone();
-      s.pods = pods;
-      s.podCount = podCount;
-      s.sharedPods = true;
-      s.ports = ports == null ? null : new ArrayList<>(ports);
-      return s;
-    }
-
-    /** A copy sharing nothing (for another snapshot). */
-    NodeState detachedCopy() {
-      NodeState s = forkCopy();
-      s.pods = Arrays.copyOf(pods, podCount + 4); // room for a fork's placements without a copy
-      s.sharedPods = false;
-      return s;
-    }
-
-    CompiledPod pod(int k) {
-      return pods[k];
-    }
-
-    /** The pods as an unmodifiable list (a view: it sees later changes to this state). */
-    List<CompiledPod> podList() {
-      return podCount == 0 ? List.of() : Collections.unmodifiableList(Arrays.asList(pods).subList(0, podCount));
-    }
-
-    void add(CompiledPod p) {
-      requested = plus(requested, p, 1);
-      if (p.isVirtual()) {
-        virtualRequested = plus(virtualRequested, p, 1);
-      } else if (p.isDaemonSetOrMirror()) {
-        apartRequested = plus(apartRequested, p, 1);
-      }
-      if (podCount == pods.length) {
-        pods = Arrays.copyOf(pods, podCount + Math.max(4, podCount >> 1));
-        sharedPods = false;
-      }
-      pods[podCount++] = p;
-      if (!p.hostPorts().isEmpty()) {
-        if (ports == null) {
-          ports = new ArrayList<>();
-        }
-        ports.addAll(p.hostPorts());
-      }
-    }
-
-    private static long[] plus(long[] sums, CompiledPod p, int sign) {
-      long[] r = p.requestVector();
-      long[] out = sums == null ? new long[r.length] : sums.length < r.length ? Arrays.copyOf(sums, r.length) : sums;
-      for (int id : p.requestIds()) {
-        out[id] += sign * r[id];
-      }
-      return out;
-    }
-
-    CompiledPod remove(String uid) {
-      for (int i = 0; i < podCount; i++) {
-        CompiledPod p = pods[i];
-        if (p.uid().equals(uid)) {
-          if (sharedPods) {
-            pods = Arrays.copyOf(pods, pods.length);
-            sharedPods = false;
-          }
-          System.arraycopy(pods, i + 1, pods, i, podCount - i - 1);
-          pods[--podCount] = null;
-          requested = plus(requested, p, -1);
-          if (p.isVirtual()) {
-            virtualRequested = plus(virtualRequested, p, -1);
-          } else if (p.isDaemonSetOrMirror()) {
-            apartRequested = plus(apartRequested, p, -1);
-          }
-          for (HostPort hp : p.hostPorts()) {
-            ports.remove(hp);
-          }
-          return p;
-        }
-      }
-      throw new IllegalStateException("pod " + uid + " not on node");
-    }
-  }
-
-
   private final class Layer {
     final Layer parent;
     int nodeCount;
@@ -1514,7 +1161,7 @@ public final class ClusterSnapshot {
     BitSet removed;
     final HashMap<String, Integer> nodeNames = new HashMap<>();
     final HashMap<String, Integer> podNodes = new HashMap<>();
-    final HashMap<Integer, Counter> counters = new HashMap<>();
+    final HashMap<Integer, DomainCounts> counters = new HashMap<>();
     final HashMap<Integer, Memo> memos = new HashMap<>();
 
     Layer(Layer parent) {
@@ -1582,44 +1229,11 @@ public final class ClusterSnapshot {
 
   // ---------------------------------------------------------------- topology keys and label index
 
-  private int keyId(String key) {
-    Integer id = keyIds.get(key);
-    if (id != null) {
-      return id;
-    }
-    int k = keyNames.size();
-    keyIds.put(key, k);
-    keyNames.add(key);
-    domainIds.add(new HashMap<>());
-    domains = Arrays.copyOf(domains, k + 1);
-    domains[k] = new int[nodes.length];
-    for (int i = 0; i < top.nodeCount; i++) {
-      domains[k][i] = domainOf(k, nodes[i]);
-    }
-    return k;
-  }
-
-  private int domainOf(int keyId, CompiledNode node) {
-    String v = node.labels().get(keyNames.get(keyId));
-    if (v == null) {
-      return -1;
-    }
-    Map<String, Integer> ids = domainIds.get(keyId);
-    Integer d = ids.get(v);
-    if (d == null) {
-      d = ids.size();
-      ids.put(v, d);
-    }
-    return d;
-  }
-
   private void ensureNodeCapacity(int n) {
     if (n > nodes.length) {
       int cap = Math.max(n, nodes.length * 2);
       nodes = Arrays.copyOf(nodes, cap);
-      for (int k = 0; k < domains.length; k++) {
-        domains[k] = Arrays.copyOf(domains[k], cap);
-      }
+      topology.ensureCapacity(cap);
     }
   }
 
