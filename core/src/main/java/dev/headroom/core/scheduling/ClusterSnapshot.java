@@ -1,9 +1,9 @@
 package dev.headroom.core.scheduling;
 
+import dev.headroom.core.scheduling.TopologyCounters.CounterDef;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,11 +12,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
-import dev.headroom.core.scheduling.TopologyCounters.CounterDef;
-import dev.headroom.core.scheduling.TopologyCounters.CounterKey;
-import dev.headroom.core.scheduling.TopologyCounters.Eligibility;
-import dev.headroom.core.scheduling.TopologyCounters.Kind;
-import dev.headroom.core.scheduling.TopologyCounters.SpreadSelector;
 
 /**
  * The in-memory cluster the simulation mutates (autoscaler spec §2.1): nodes with incrementally kept
@@ -55,7 +50,10 @@ public final class ClusterSnapshot {
   // Topology counter definitions and per-node domains (the counters' values are layered).
   private final TopologyCounters topology;
 
-  private ClassInfo[] classInfos = new ClassInfo[64];
+  // The Filter phase, and each class's pre-filter state and request shape id, by class id.
+  private final FilterChain filters;
+  private PreFilterState[] classStates = new PreFilterState[64];
+  private int[] classShapes = new int[64];
   private final HashMap<RequestShape, Integer> shapeIds = new HashMap<>();
 
   /** Boxed small non-negative ints (node indexes, class ids) as map keys and values, made once. */
@@ -86,6 +84,7 @@ public final class ClusterSnapshot {
     this.top = new Layer(null);
     this.top.lastMatchIndex = -1;
     this.topology = new TopologyCounters(compiler, i -> nodes[i], () -> top.nodeCount, nodes.length);
+    this.filters = new FilterChain(compiler, topology, this::counter);
   }
 
   /** The compiler this snapshot belongs to. */
@@ -673,264 +672,39 @@ public final class ClusterSnapshot {
   }
 
   /**
-   * The predicates against node {@code node} with aggregates {@code s}; {@code index} is -1 for a virtual
+   * The filters against node {@code node} with aggregates {@code s}; {@code index} is -1 for a template
    * (not yet added) empty node, whose topology domains are looked up without being added to the counters.
    */
   private Reason firstFailure(CompiledPod pod, int index, CompiledNode node, NodeState s, List<String> messages) {
     if (!pod.isSupported()) {
-      return fail(messages, Reason.UNSUPPORTED, Reason.UNSUPPORTED.message(String.join(", ", pod.unsupported())));
+      return FilterChain.unsupported(pod, messages);
     }
-    ClassInfo ci = classInfo(pod);
-    // 1 NodeUnschedulable
-    if (node.unschedulable() && !ci.toleratesUnschedulable) {
-      return fail(messages, Reason.NODE_UNSCHEDULABLE, Reason.NODE_UNSCHEDULABLE.message());
-    }
-    // 2 NodeName
-    if (pod.nodeName() != null && !pod.nodeName().equals(node.name())) {
-      return fail(messages, Reason.NODE_NAME, Reason.NODE_NAME.message());
-    }
-    // 3 TaintToleration (cached per taint set)
-    int tg = node.taintGroup();
-    byte t = ci.taintOk(tg);
-    if (t == 0) {
-      t = Tolerations.untolerated(node, pod) == null ? (byte) 1 : (byte) 2;
-      ci.setTaintOk(tg, t);
-    }
-    if (t == 2) {
-      Taint u = Tolerations.untolerated(node, pod);
-      return fail(messages, Reason.UNTOLERATED_TAINT, Reason.UNTOLERATED_TAINT.message(u.key(), u.value()));
-    }
-    // 4 NodeAffinity
-    if (!pod.nodeAffinity().isAny() && !pod.nodeAffinity().matches(node.labels(), node.name())) {
-      return fail(messages, Reason.NODE_AFFINITY, Reason.NODE_AFFINITY.message());
-    }
-    // 5 NodePorts
-    if (!pod.hostPorts().isEmpty() && s.ports != null) {
-      for (HostPort want : pod.hostPorts()) {
-        for (HostPort used : s.ports) {
-          if (want.conflictsWith(used)) {
-            return fail(messages, Reason.NODE_PORTS, Reason.NODE_PORTS.message());
-          }
-        }
-      }
-    }
-    // 6 NodeResourcesFit
-    Reason fit = null;
-    if (s.podCount + 1L > node.maxPods()) {
-      fit = fail(messages, Reason.TOO_MANY_PODS, Reason.TOO_MANY_PODS.message());
-      if (messages == null) {
-        return fit;
-      }
-    }
-    long[] req = pod.requestVector();
-    long[] used = s.requested;
-    for (int id : pod.requestIds()) {
-      long u = id < used.length ? used[id] : 0;
-      if (req[id] > node.allocatable(id) - u) {
-        if (fit == null) {
-          fit = Reason.INSUFFICIENT_RESOURCE;
-        }
-        if (messages == null) {
-          return fit;
-        }
-        messages.add(Reason.INSUFFICIENT_RESOURCE.message(resources.name(id)));
-      }
-    }
-    if (fit != null) {
-      return fit;
-    }
-    if (!ci.interPod && topology.ownerTerms().isEmpty()) {
-      return null;
-    }
-    // 7 InterPodAffinity
-    Reason ipa = interPodAffinity(pod, ci, index, node);
-    if (ipa != null) {
-      return fail(messages, ipa, ipa.message());
-    }
-    // 8 PodTopologySpread
-    if (!pod.spread().isEmpty()) {
-      Reason sp = spread(pod, ci, index, node);
-      if (sp != null) {
-        return fail(messages, sp, sp.message());
-      }
-    }
-    return null;
+    return filters.firstFailure(pod, classState(pod), index, node, s, messages);
   }
 
-  private static Reason fail(List<String> messages, Reason r, String message) {
-    if (messages != null) {
-      messages.add(message);
-    }
-    return r;
-  }
+  // ---------------------------------------------------------------- pre-filter state per class
 
-  private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
-    // Affinity: every term's key on the node, and a matching pod in each term's domain, unless no pod
-    // matches anywhere and the pod matches its own terms (first pod of a self-affine set).
-    if (!pod.affinity().isEmpty()) {
-      boolean podsExist = true;
-      for (int k = 0; k < pod.affinity().size(); k++) {
-        CounterDef def = ci.affinityDefs[k];
-        int d = topology.domain(def.keyId, index, node);
-        if (d == -1) {
-          return Reason.POD_AFFINITY_MISSING_KEY;
-        }
-        if (counter(def).count(d) <= 0) {
-          podsExist = false;
-        }
-      }
-      if (!podsExist) {
-        boolean anyMatch = false;
-        for (CounterDef def : ci.affinityDefs) {
-          if (counter(def).total > 0) {
-            anyMatch = true;
-            break;
-          }
-        }
-        if (anyMatch || !ci.matchesOwnAffinity) {
-          return Reason.POD_AFFINITY;
-        }
-      }
-    }
-    // Anti-affinity of the incoming pod.
-    for (CounterDef def : ci.antiDefs) {
-      int d = topology.domain(def.keyId, index, node);
-      if (d != -1 && counter(def).count(d) > 0) {
-        return Reason.POD_ANTI_AFFINITY;
-      }
-    }
-    // Existing pods' anti-affinity terms that select the incoming pod.
-    if (!topology.ownerTerms().isEmpty()) {
-      refreshOwnerDefs(pod, ci);
-      for (CounterDef def : ci.ownerDefs) {
-        int d = topology.domain(def.keyId, index, node);
-        if (d != -1 && counter(def).count(d) > 0) {
-          return Reason.EXISTING_ANTI_AFFINITY;
-        }
-      }
-    }
-    return null;
-  }
-
-  private Reason spread(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
-    for (CounterDef def : ci.spreadDefs) {
-      if (topology.domain(def.keyId, index, node) == -1) {
-        return Reason.TOPOLOGY_SPREAD_MISSING_LABEL;
-      }
-    }
-    for (int k = 0; k < ci.spreadDefs.length; k++) {
-      SpreadConstraint sc = pod.spread().get(k);
-      CounterDef def = ci.spreadDefs[k];
-      DomainCounts c = counter(def);
-      int d = topology.domain(def.keyId, index, node);
-      int domainCount = c.domainCount;
-      int min = c.min;
-      if (index < 0 && def.eligible(node) && (d < 0 || c.nodesPerDomain(d) == 0)) {
-        domainCount++; // the virtual node opens a new domain with count 0
-        min = 0;
-      }
-      min = domainCount < sc.minDomains() ? 0 : min;
-      long skew = (long) c.count(d) + (ci.spreadSelfMatch[k] ? 1 : 0) - min;
-      if (skew > sc.maxSkew()) {
-        return Reason.TOPOLOGY_SPREAD;
-      }
-    }
-    return null;
-  }
-
-  // ---------------------------------------------------------------- class info
-
-  private ClassInfo classInfo(CompiledPod pod) {
+  /** The class's pre-filter state, made on the class's first contact with the snapshot (with its request shape). */
+  private PreFilterState classState(CompiledPod pod) {
     int id = pod.classId();
-    if (id >= classInfos.length) {
-      classInfos = Arrays.copyOf(classInfos, Math.max(id + 1, classInfos.length * 2));
+    if (id >= classStates.length) {
+      int n = Math.max(id + 1, classStates.length * 2);
+      classStates = Arrays.copyOf(classStates, n);
+      classShapes = Arrays.copyOf(classShapes, n);
     }
-    ClassInfo ci = classInfos[id];
-    if (ci == null) {
-      ci = new ClassInfo(pod);
-      classInfos[id] = ci;
+    PreFilterState st = classStates[id];
+    if (st == null) {
+      classShapes[id] = shapeId(pod);
+      st = filters.preFilter(pod);
+      classStates[id] = st;
     }
-    return ci;
+    return st;
   }
 
-  private final class ClassInfo {
-    final boolean toleratesUnschedulable;
-    final boolean interPod;
-    byte[] taintOk = new byte[8];
-    final CounterDef[] affinityDefs;
-    final CounterDef[] antiDefs;
-    final CounterDef[] spreadDefs;
-    final boolean[] spreadSelfMatch;
-    final boolean matchesOwnAffinity;
-    CounterDef[] ownerDefs = new CounterDef[0];
-    int ownerTermsSeen;
-    final int shapeId;
-
-    ClassInfo(CompiledPod pod) {
-      shapeId = shapeId(pod);
-      toleratesUnschedulable = Tolerations.toleratesUnschedulable(pod);
-      interPod = pod.hasInterPodConstraints();
-      Map<String, String> nsLabels = compiler.namespaceLabels(pod.namespace());
-      affinityDefs = new CounterDef[pod.affinity().size()];
-      boolean own = true;
-      for (int k = 0; k < affinityDefs.length; k++) {
-        AffinityTerm term = pod.affinity().get(k);
-        affinityDefs[k] = topology.def(new CounterKey(Kind.ALL_TERMS, pod.affinity(), term.topologyKey(), null));
-        own &= term.matches(pod.namespace(), pod.labels(), nsLabels);
-      }
-      matchesOwnAffinity = own;
-      antiDefs = new CounterDef[pod.antiAffinity().size()];
-      for (int k = 0; k < antiDefs.length; k++) {
-        AffinityTerm term = pod.antiAffinity().get(k);
-        antiDefs[k] = topology.def(new CounterKey(Kind.ALL_TERMS, List.of(term), term.topologyKey(), null));
-      }
-      spreadDefs = new CounterDef[pod.spread().size()];
-      spreadSelfMatch = new boolean[spreadDefs.length];
-      List<String> keys = new ArrayList<>();
-      for (SpreadConstraint sc : pod.spread()) {
-        if (!keys.contains(sc.topologyKey())) {
-          keys.add(sc.topologyKey());
-        }
-      }
-      Collections.sort(keys);
-      for (int k = 0; k < spreadDefs.length; k++) {
-        SpreadConstraint sc = pod.spread().get(k);
-        Eligibility e =
-            new Eligibility(
-                sc.honorNodeAffinity() ? pod.nodeAffinity() : NodeAffinityMatcher.ANY,
-                sc.honorTaints() ? pod.tolerations() : null,
-                List.copyOf(keys));
-        spreadDefs[k] =
-            topology.def(new CounterKey(Kind.SPREAD, new SpreadSelector(pod.namespace(), sc.selector()), sc.topologyKey(), e));
-        spreadSelfMatch[k] = sc.selector().matches(pod.labels());
-      }
-    }
-
-    byte taintOk(int group) {
-      return group < taintOk.length ? taintOk[group] : 0;
-    }
-
-    void setTaintOk(int group, byte v) {
-      if (group >= taintOk.length) {
-        taintOk = Arrays.copyOf(taintOk, Math.max(group + 1, taintOk.length * 2));
-      }
-      taintOk[group] = v;
-    }
-  }
-
-  private void refreshOwnerDefs(CompiledPod pod, ClassInfo ci) {
-    if (ci.ownerTermsSeen == topology.ownerTerms().size()) {
-      return;
-    }
-    List<CounterDef> defs = new ArrayList<>(Arrays.asList(ci.ownerDefs));
-    for (int i = ci.ownerTermsSeen; i < topology.ownerTerms().size(); i++) {
-      AffinityTerm t = topology.ownerTerms().get(i);
-      if (t.matches(pod.namespace(), pod.labels(), compiler.namespaceLabels(pod.namespace()))) {
-        defs.add(topology.def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null)));
-      }
-    }
-    ci.ownerDefs = defs.toArray(new CounterDef[0]);
-    ci.ownerTermsSeen = topology.ownerTerms().size();
+  /** The id of the class's request shape (see {@link #shapeMemoForWrite}). */
+  private int classShape(CompiledPod pod) {
+    classState(pod);
+    return classShapes[pod.classId()];
   }
 
 
@@ -1051,7 +825,7 @@ public final class ClusterSnapshot {
    * lives in the class memos' map under a negative key and follows their rules: kept by forks, dropped on removal.
    */
   private Memo shapeMemoForWrite(CompiledPod pod) {
-    return memoForWrite(boxed(-1 - classInfo(pod).shapeId), null);
+    return memoForWrite(boxed(-1 - classShape(pod)), null);
   }
 
   /** The id of a request vector (resource ids and amounts), the same for equal vectors of any length. */

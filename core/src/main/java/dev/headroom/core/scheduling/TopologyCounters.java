@@ -18,6 +18,11 @@ import java.util.function.IntSupplier;
  */
 final class TopologyCounters {
 
+  /** The per-domain counts of a definition as the snapshot's top layer sees them. */
+  interface Values {
+    DomainCounts counts(CounterDef def);
+  }
+
   private final SchedulingCompiler compiler;
   private final IntFunction<CompiledNode> nodeAt;
   private final IntSupplier nodeCount;
