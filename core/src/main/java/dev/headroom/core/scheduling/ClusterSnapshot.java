@@ -45,7 +45,7 @@ public final class ClusterSnapshot {
 
 
   // Label index: key -> value -> nodes carrying it (valid below top.nodeCount).
-  private final Map<String, Map<String, BitSet>> labelIndex = new HashMap<>();
+  private final LabelIndex labelIndex = new LabelIndex();
 
   // Topology counter definitions and per-node domains (the counters' values are layered).
   private final TopologyCounters topology;
@@ -299,10 +299,10 @@ public final class ClusterSnapshot {
     ensureNodeCapacity(id + 1);
     CompiledNode old = nodes[id];
     if (old != null) {
-      unindexLabels(old, id);
+      labelIndex.remove(old, id);
     }
     nodes[id] = node;
-    indexLabels(node, id);
+    labelIndex.add(node, id);
     topology.setNode(id, node);
     top.nodeCount = id + 1;
     top.liveNodes++;
@@ -372,10 +372,10 @@ public final class ClusterSnapshot {
     if (top.parent != null || !topology.isEmpty() || isRemoved(index)) {
       return false;
     }
-    unindexLabels(old, index);
+    labelIndex.remove(old, index);
     top.memos.clear(); // remembered failures were for the old version of the node
     nodes[index] = node;
-    indexLabels(node, index);
+    labelIndex.add(node, index);
     topology.setNode(index, node);
     return true;
   }
@@ -900,17 +900,7 @@ public final class ClusterSnapshot {
     if (selector.isEmpty() || top.nodeCount == 0 || !pod.isSupported()) {
       return;
     }
-    BitSet candidates = new BitSet();
-    candidates.set(0, top.nodeCount);
-    for (Map.Entry<String, String> e : selector.entrySet()) {
-      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
-      BitSet b = byValue == null ? null : byValue.get(e.getValue());
-      if (b == null) {
-        candidates.clear();
-        break;
-      }
-      candidates.and(b);
-    }
+    BitSet candidates = labelIndex.matchingAll(selector, top.nodeCount);
     BitSet failing = new BitSet();
     failing.set(0, top.nodeCount);
     failing.andNot(candidates);
@@ -1001,7 +991,7 @@ public final class ClusterSnapshot {
     }
   }
 
-  // ---------------------------------------------------------------- topology keys and label index
+  // ---------------------------------------------------------------- node capacity and label index
 
   private void ensureNodeCapacity(int n) {
     if (n > nodes.length) {
@@ -1011,27 +1001,11 @@ public final class ClusterSnapshot {
     }
   }
 
-  private void indexLabels(CompiledNode node, int id) {
-    for (Map.Entry<String, String> e : node.labels().entrySet()) {
-      labelIndex.computeIfAbsent(e.getKey(), k -> new HashMap<>()).computeIfAbsent(e.getValue(), v -> new BitSet()).set(id);
-    }
-  }
-
-  private void unindexLabels(CompiledNode node, int id) {
-    for (Map.Entry<String, String> e : node.labels().entrySet()) {
-      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
-      if (byValue != null && byValue.get(e.getValue()) != null) {
-        byValue.get(e.getValue()).clear(id);
-      }
-    }
-  }
-
   /**
    * Live nodes carrying label {@code key} with value {@code value} (a copy, from the inverted label index).
    */
   public BitSet nodesWithLabel(String key, String value) {
-    Map<String, BitSet> byValue = labelIndex.get(key);
-    BitSet b = byValue == null ? null : byValue.get(value);
+    BitSet b = labelIndex.get(key, value);
     BitSet out = b == null ? new BitSet() : (BitSet) b.clone();
     if (out.length() > top.nodeCount) {
       out.clear(top.nodeCount, out.length());
