@@ -50,35 +50,28 @@ public final class ClusterSnapshot {
   // Topology counter definitions and per-node domains (the counters' values are layered).
   private final TopologyCounters topology;
 
-  // The Filter phase, and each class's pre-filter state and request shape id, by class id.
+  // The Filter phase, and each class's pre-filter state by class id.
   private final FilterChain filters;
   private PreFilterState[] classStates = new PreFilterState[64];
-  private int[] classShapes = new int[64];
-  private final HashMap<RequestShape, Integer> shapeIds = new HashMap<>();
 
-  /** Boxed small non-negative ints (node indexes, class ids) as map keys and values, made once. */
-  private Integer[] boxes = new Integer[256];
-
-  private Integer boxed(int i) {
-    if (i < 0) {
-      return i;
-    }
-    if (i >= boxes.length) {
-      boxes = java.util.Arrays.copyOf(boxes, Math.max(i + 1, boxes.length * 2));
-    }
-    Integer b = boxes[i];
-    if (b == null) {
-      b = i;
-      boxes[i] = b;
-    }
-    return b;
-  }
+  private final IntBoxes boxes = new IntBoxes();
+  /** The memo layer, or null on the plain path (every filter on every node). */
+  private final PlacementMemos memos;
 
   private Layer top;
   private int depth;
 
-  /** An empty snapshot over nodes and pods compiled by {@code compiler}. */
+  /** An empty snapshot over nodes and pods compiled by {@code compiler}, placing with the memos. */
   public ClusterSnapshot(SchedulingCompiler compiler) {
+    this(compiler, true);
+  }
+
+  /**
+   * An empty snapshot; with {@code memoised} false every placement runs every filter on every node it visits (the
+   * plain path, which the memoised one must equal).
+   */
+  ClusterSnapshot(SchedulingCompiler compiler, boolean memoised) {
+    this.memos = memoised ? new PlacementMemos(labelIndex) : null;
     this.compiler = Objects.requireNonNull(compiler);
     this.resources = compiler.resources();
     this.top = new Layer(null);
@@ -103,6 +96,9 @@ public final class ClusterSnapshot {
     l.lastMatchIndex = top.lastMatchIndex;
     top = l;
     depth++;
+    if (memos != null) {
+      memos.fork();
+    }
   }
 
   /** Drops the top layer and every mutation made since the matching {@link #fork()}. O(1). */
@@ -113,6 +109,9 @@ public final class ClusterSnapshot {
     Layer dropped = top;
     top = top.parent;
     depth--;
+    if (memos != null) {
+      memos.revert();
+    }
     recycle(dropped);
   }
 
@@ -157,17 +156,9 @@ public final class ClusterSnapshot {
     p.nodeNames.putAll(c.nodeNames);
     p.podNodes.putAll(c.podNodes);
     p.counters.putAll(c.counters);
-    if (c.hadRemoval) {
-      for (Memo m : p.memos.values()) {
-        m.dropMonotone(c.removedFrom);
-      }
-      p.hadRemoval = true;
-      if (p.removedFrom == null) {
-        p.removedFrom = new BitSet();
-      }
-      p.removedFrom.or(c.removedFrom);
+    if (memos != null) {
+      memos.commit();
     }
-    p.memos.putAll(c.memos);
     p.nodeCount = c.nodeCount;
     p.liveNodes = c.liveNodes;
     p.podTotal = c.podTotal;
@@ -307,7 +298,7 @@ public final class ClusterSnapshot {
     top.nodeCount = id + 1;
     top.liveNodes++;
     top.writeState(id, new NodeState(new long[resources.size()]));
-    top.nodeNames.put(node.name(), boxed(id));
+    top.nodeNames.put(node.name(), boxes.of(id));
     if (top.removed != null && top.removed.get(id)) {
       top.removed.clear(id);
     }
@@ -344,7 +335,7 @@ public final class ClusterSnapshot {
     top.writeState(id, copy);
     for (int j = 0; j < copy.podCount; j++) {
       CompiledPod p = copy.pod(j);
-      Integer was = top.podNodes.put(p.uid(), boxed(id));
+      Integer was = top.podNodes.put(p.uid(), boxes.of(id));
       if (was != null && was >= 0) {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
       }
@@ -373,7 +364,9 @@ public final class ClusterSnapshot {
       return false;
     }
     labelIndex.remove(old, index);
-    top.memos.clear(); // remembered failures were for the old version of the node
+    if (memos != null) {
+      memos.clear(); // remembered failures were for the old version of the node
+    }
     nodes[index] = node;
     labelIndex.add(node, index);
     topology.setNode(index, node);
@@ -443,7 +436,7 @@ public final class ClusterSnapshot {
   private void addPodAt(CompiledPod pod, int index) {
     NodeState s = stateForWrite(index);
     s.add(pod);
-    top.podNodes.put(pod.uid(), boxed(index));
+    top.podNodes.put(pod.uid(), boxes.of(index));
     top.podTotal++;
     List<AffinityTerm> anti = pod.antiAffinity();
     for (int k = 0; k < anti.size(); k++) {
@@ -521,13 +514,8 @@ public final class ClusterSnapshot {
   }
 
   private void markRemoval(int index) {
-    top.hadRemoval = true;
-    if (top.removedFrom == null) {
-      top.removedFrom = new BitSet();
-    }
-    top.removedFrom.set(index);
-    for (Memo m : top.memos.values()) {
-      m.dropMonotone(index);
+    if (memos != null) {
+      memos.podRemoved(index);
     }
   }
 
@@ -563,15 +551,16 @@ public final class ClusterSnapshot {
     if (from >= to || !pod.isSupported()) {
       return -1;
     }
-    Memo memo = memoForWrite(pod);
+    classState(pod);
     int start = top.lastMatchIndex + 1;
     if (start < from || start >= to) {
       start = from;
     }
-    int found = scan(pod, memo, start, to, acceptable);
-    if (found < 0 && start > from) {
-      found = scan(pod, memo, from, start, acceptable);
-    }
+    BitSet removed = removedSet(top);
+    int found =
+        memos != null
+            ? memos.firstFit(pod, from, start, to, top.nodeCount, removed, acceptable, i -> firstFailure(pod, i, null))
+            : plainFirstFit(pod, from, start, to, removed, acceptable);
     if (found < 0) {
       return -1;
     }
@@ -583,35 +572,16 @@ public final class ClusterSnapshot {
     return found;
   }
 
-  private int scan(CompiledPod pod, Memo memo, int from, int to, IntPredicate acceptable) {
-    BitSet removed = removedSet(top);
-    BitSet shapeFailed = shapeMemoForWrite(pod).failed;
-    for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
-      if (removed != null && removed.get(i)) {
-        continue;
+  /** The plain path: the first node in {@code [start, to)}, then {@code [from, start)}, passing every filter and accepted. */
+  private int plainFirstFit(CompiledPod pod, int from, int start, int to, BitSet removed, IntPredicate acceptable) {
+    for (int i = start; i < to; i++) {
+      if ((removed == null || !removed.get(i)) && firstFailure(pod, i, null) == null && (acceptable == null || acceptable.test(i))) {
+        return i;
       }
-      if (shapeFailed.get(i)) {
-        // another class with the same requests found the node short of room, and no pod left since
-        memo.failed.set(i);
-        continue;
-      }
-      // predicates first: most nodes a scan visits fail them, and a failure is remembered for the class
-      // whatever the caller accepts; the first node that passes and is accepted is the same either way
-      Reason r = firstFailure(pod, i, null);
-      if (r == null) {
-        if (acceptable == null || acceptable.test(i)) {
-          return i;
-        }
-        continue;
-      }
-      if (r == Reason.INSUFFICIENT_RESOURCE || r == Reason.TOO_MANY_PODS) {
-        shapeFailed.set(i);
-      }
-      if (r.durability() != Reason.Durability.VOLATILE) {
-        memo.failed.set(i);
-        if (r.durability() == Reason.Durability.STATIC) {
-          memo.staticFailed.set(i);
-        }
+    }
+    for (int i = from; i < start; i++) {
+      if ((removed == null || !removed.get(i)) && firstFailure(pod, i, null) == null && (acceptable == null || acceptable.test(i))) {
+        return i;
       }
     }
     return -1;
@@ -684,28 +654,24 @@ public final class ClusterSnapshot {
 
   // ---------------------------------------------------------------- pre-filter state per class
 
-  /** The class's pre-filter state, made on the class's first contact with the snapshot (with its request shape). */
+  /** The class's pre-filter state, made on the class's first contact with the snapshot (and its memo shape). */
   private PreFilterState classState(CompiledPod pod) {
     int id = pod.classId();
     if (id >= classStates.length) {
       int n = Math.max(id + 1, classStates.length * 2);
       classStates = Arrays.copyOf(classStates, n);
-      classShapes = Arrays.copyOf(classShapes, n);
     }
     PreFilterState st = classStates[id];
     if (st == null) {
-      classShapes[id] = shapeId(pod);
+      if (memos != null) {
+        memos.addClass(pod);
+      }
       st = filters.preFilter(pod);
       classStates[id] = st;
     }
     return st;
   }
 
-  /** The id of the class's request shape (see {@link #shapeMemoForWrite}). */
-  private int classShape(CompiledPod pod) {
-    classState(pod);
-    return classShapes[pod.classId()];
-  }
 
 
   // ---------------------------------------------------------------- counters
@@ -781,135 +747,6 @@ public final class ClusterSnapshot {
     return null;
   }
 
-  // ---------------------------------------------------------------- memo
-
-  /** Failed nodes of one equivalence class in one layer. */
-  private static final class Memo {
-    BitSet failed;
-    BitSet staticFailed;
-    /** Holds node-local failures only (a shape memo): a removal frees room on its own node and nowhere else. */
-    final boolean nodeLocal;
-
-    Memo(BitSet failed, BitSet staticFailed, boolean nodeLocal) {
-      this.failed = failed;
-      this.staticFailed = staticFailed;
-      this.nodeLocal = nodeLocal;
-    }
-
-    /** A pod left node {@code index}: monotone failures no longer hold (anti-affinity ones anywhere in its domains). */
-    void dropMonotone(int index) {
-      if (nodeLocal) {
-        failed.clear(index);
-      } else {
-        failed = (BitSet) staticFailed.clone();
-      }
-    }
-
-    /** Pods left the nodes in {@code from}. */
-    void dropMonotone(BitSet from) {
-      if (nodeLocal) {
-        failed.andNot(from);
-      } else {
-        failed = (BitSet) staticFailed.clone();
-      }
-    }
-  }
-
-  private Memo memoForWrite(CompiledPod pod) {
-    return memoForWrite(boxed(pod.classId()), pod);
-  }
-
-  /**
-   * The memo of the pod's request shape: nodes where NodeResourcesFit failed for some class with exactly these
-   * requests. Whether a node has room depends on the requests alone, so the classes of one shape share it. It
-   * lives in the class memos' map under a negative key and follows their rules: kept by forks, dropped on removal.
-   */
-  private Memo shapeMemoForWrite(CompiledPod pod) {
-    return memoForWrite(boxed(-1 - classShape(pod)), null);
-  }
-
-  /** The id of a request vector (resource ids and amounts), the same for equal vectors of any length. */
-  private int shapeId(CompiledPod pod) {
-    int[] ids = pod.requestIds();
-    long[] req = pod.requestVector();
-    long[] key = new long[ids.length * 2];
-    for (int k = 0; k < ids.length; k++) {
-      key[2 * k] = ids[k];
-      key[2 * k + 1] = req[ids[k]];
-    }
-    return shapeIds.computeIfAbsent(new RequestShape(key), k -> shapeIds.size());
-  }
-
-  private record RequestShape(long[] idsAndAmounts) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof RequestShape r && Arrays.equals(idsAndAmounts, r.idsAndAmounts);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(idsAndAmounts);
-    }
-  }
-
-  private Memo memoForWrite(Integer classKey, CompiledPod prefilterFor) {
-    Memo own = top.memos.get(classKey);
-    if (own != null) {
-      return own;
-    }
-    boolean nodeLocal = classKey < 0;
-    boolean removalSince = top.hadRemoval;
-    Memo m = null;
-    for (Layer l = top.parent; l != null; l = l.parent) {
-      Memo found = l.memos.get(classKey);
-      if (found != null) {
-        BitSet st = (BitSet) found.staticFailed.clone();
-        if (!removalSince) {
-          m = new Memo((BitSet) found.failed.clone(), st, nodeLocal);
-        } else if (nodeLocal) {
-          BitSet failed = (BitSet) found.failed.clone();
-          for (Layer above = top; above != l; above = above.parent) {
-            if (above.removedFrom != null) {
-              failed.andNot(above.removedFrom);
-            }
-          }
-          m = new Memo(failed, st, true);
-        } else {
-          m = new Memo((BitSet) st.clone(), st, false);
-        }
-        break;
-      }
-      removalSince |= l.hadRemoval;
-    }
-    if (m == null) {
-      m = new Memo(new BitSet(), new BitSet(), nodeLocal);
-      if (prefilterFor != null) {
-        prefilterBySelector(prefilterFor, m);
-      }
-    }
-    top.memos.put(classKey, m);
-    return m;
-  }
-
-  /**
-   * First contact of a class with this snapshot: the nodes outside the intersection of the label-index
-   * bitsets of its {@code nodeSelector} fail NodeAffinity (a STATIC failure) without a per-node check.
-   */
-  private void prefilterBySelector(CompiledPod pod, Memo m) {
-    Map<String, String> selector = pod.nodeAffinity().nodeSelector();
-    if (selector.isEmpty() || top.nodeCount == 0 || !pod.isSupported()) {
-      return;
-    }
-    BitSet candidates = labelIndex.matchingAll(selector, top.nodeCount);
-    BitSet failing = new BitSet();
-    failing.set(0, top.nodeCount);
-    failing.andNot(candidates);
-    // Earlier predicates (unschedulable, nodeName, taints) may fail first on these nodes; all of them are
-    // STATIC too, so the memo entry is the same whichever static predicate would be reported.
-    m.failed.or(failing);
-    m.staticFailed.or(failing);
-  }
-
   // ---------------------------------------------------------------- node state
 
   private final class Layer {
@@ -918,15 +755,11 @@ public final class ClusterSnapshot {
     int liveNodes;
     int podTotal;
     int lastMatchIndex;
-    boolean hadRemoval;
-    /** Nodes pods were removed from in this layer (null until the first removal). */
-    BitSet removedFrom;
     NodeState[] states;
     BitSet removed;
     final HashMap<String, Integer> nodeNames = new HashMap<>();
     final HashMap<String, Integer> podNodes = new HashMap<>();
     final HashMap<Integer, DomainCounts> counters = new HashMap<>();
-    final HashMap<Integer, Memo> memos = new HashMap<>();
 
     Layer(Layer parent) {
       this.parent = parent;
