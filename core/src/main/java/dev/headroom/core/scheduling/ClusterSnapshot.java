@@ -14,22 +14,23 @@ import java.util.TreeMap;
 import java.util.function.IntPredicate;
 
 /**
- * The in-memory cluster the simulation mutates (autoscaler spec §2.1): nodes with incrementally kept
- * aggregates (requested vector, pod count, used host ports), per-topology-domain counts for inter-pod
- * (anti-)affinity and topology spread, a label index, and per-equivalence-class memos of failed nodes.
+ * The in-memory cluster the simulation mutates (autoscaler spec §2.1), and the one entry point other packages use: a
+ * facade over the node store (this class's layers and {@link NodeState}), the {@link LabelIndex}, the
+ * {@link TopologyCounters}, the Filter phase ({@link FilterChain}) and the {@link PlacementMemos}.
  *
  * <h2>Layers</h2>
  * {@link #fork()} pushes an empty delta layer (O(1)); every mutation writes copy-on-write entries into the
  * top layer; {@link #revert()} drops the top layer (O(1)); {@link #commit()} folds the top layer into its
  * parent (O(changes)). Reads walk the layers top-down. Node indexes are positions: a node added in a fork
- * gets the next index, and indexes freed by a revert are reused.
+ * gets the next index, and indexes freed by a revert are reused. The topology counters' values and the memos are
+ * layered the same way.
  *
  * <h2>Placement</h2>
- * {@link #schedulePodOnAnyNode(CompiledPod)} is the placement primitive of spec §2.4: the predicate table of
- * §2.3 ({@link #check}) in order, first failure wins, nodes visited round-robin from
- * {@code lastMatchIndex + 1}, first passing node wins. Nodes whose failure for the pod's equivalence class is
- * {@linkplain Reason.Durability STATIC or MONOTONE} are remembered in the class memo and skipped later; any
- * pod removal drops the MONOTONE entries. The result equals a naive scan without memo (tested against one).
+ * {@link #schedulePodOnAnyNode(CompiledPod)} is the placement primitive of spec §2.4: the filters of §2.3
+ * ({@link #check}) in order, first failure wins, nodes visited round-robin from {@code lastMatchIndex + 1}, first
+ * passing node wins. With the memos (the default) nodes a class already failed on for a
+ * {@linkplain Reason.Durability STATIC or MONOTONE} reason are skipped; the plain path runs every filter on every
+ * node. Both equal a naive scan (tested against one).
  *
  * <p>Not thread-safe. Every pod and node must come from the compiler given to the constructor.
  */
