@@ -1,34 +1,36 @@
 package dev.headroom.core.scheduling;
 
+import dev.headroom.core.scheduling.TopologyCounters.CounterDef;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
 
 /**
- * The in-memory cluster the simulation mutates (autoscaler spec §2.1): nodes with incrementally kept
- * aggregates (requested vector, pod count, used host ports), per-topology-domain counts for inter-pod
- * (anti-)affinity and topology spread, a label index, and per-equivalence-class memos of failed nodes.
+ * The in-memory cluster the simulation mutates (autoscaler spec §2.1), and the one entry point other packages use: a
+ * facade over the node store (this class's layers and {@link NodeState}), the {@link LabelIndex}, the
+ * {@link TopologyCounters}, the Filter phase ({@link FilterChain}) and the {@link PlacementMemos}.
  *
  * <h2>Layers</h2>
  * {@link #fork()} pushes an empty delta layer (O(1)); every mutation writes copy-on-write entries into the
  * top layer; {@link #revert()} drops the top layer (O(1)); {@link #commit()} folds the top layer into its
  * parent (O(changes)). Reads walk the layers top-down. Node indexes are positions: a node added in a fork
- * gets the next index, and indexes freed by a revert are reused.
+ * gets the next index, and indexes freed by a revert are reused. The topology counters' values and the memos are
+ * layered the same way.
  *
  * <h2>Placement</h2>
- * {@link #schedulePodOnAnyNode(CompiledPod)} is the placement primitive of spec §2.4: the predicate table of
- * §2.3 ({@link #check}) in order, first failure wins, nodes visited round-robin from
- * {@code lastMatchIndex + 1}, first passing node wins. Nodes whose failure for the pod's equivalence class is
- * {@linkplain Reason.Durability STATIC or MONOTONE} are remembered in the class memo and skipped later; any
- * pod removal drops the MONOTONE entries. The result equals a naive scan without memo (tested against one).
+ * {@link #schedulePodOnAnyNode(CompiledPod)} is the placement primitive of spec §2.4: the filters of §2.3
+ * ({@link #check}) in order, first failure wins, nodes visited round-robin from {@code lastMatchIndex + 1}, first
+ * passing node wins. With the memos (the default) nodes a class already failed on for a
+ * {@linkplain Reason.Durability STATIC or MONOTONE} reason are skipped; the plain path runs every filter on every
+ * node. Both equal a naive scan (tested against one).
  *
  * <p>Not thread-safe. Every pod and node must come from the compiler given to the constructor.
  */
@@ -41,52 +43,42 @@ public final class ClusterSnapshot {
 
   // Static per-index data, valid for indexes below top.nodeCount (overwritten when an index is reused).
   private CompiledNode[] nodes = new CompiledNode[64];
-  private int[][] domains = new int[0][];
 
-  // Topology keys and their interned values.
-  private final Map<String, Integer> keyIds = new HashMap<>();
-  private final List<String> keyNames = new ArrayList<>();
-  private final List<Map<String, Integer>> domainIds = new ArrayList<>();
 
   // Label index: key -> value -> nodes carrying it (valid below top.nodeCount).
-  private final Map<String, Map<String, BitSet>> labelIndex = new HashMap<>();
+  private final LabelIndex labelIndex = new LabelIndex();
 
-  // Counter registry (definitions are global; values are layered).
-  private final List<CounterDef> counterDefs = new ArrayList<>();
-  private final Map<CounterKey, CounterDef> counterByKey = new HashMap<>();
-  private final List<AffinityTerm> ownerTerms = new ArrayList<>();
-  private final Map<AffinityTerm, Integer> ownerTermIds = new HashMap<>();
+  // Topology counter definitions and per-node domains (the counters' values are layered).
+  private final TopologyCounters topology;
 
-  private ClassInfo[] classInfos = new ClassInfo[64];
-  private final HashMap<RequestShape, Integer> shapeIds = new HashMap<>();
+  // The Filter phase, and each class's pre-filter state by class id.
+  private final FilterChain filters;
+  private PreFilterState[] classStates = new PreFilterState[64];
 
-  /** Boxed small non-negative ints (node indexes, class ids) as map keys and values, made once. */
-  private Integer[] boxes = new Integer[256];
-
-  private Integer boxed(int i) {
-    if (i < 0) {
-      return i;
-    }
-    if (i >= boxes.length) {
-      boxes = java.util.Arrays.copyOf(boxes, Math.max(i + 1, boxes.length * 2));
-    }
-    Integer b = boxes[i];
-    if (b == null) {
-      b = i;
-      boxes[i] = b;
-    }
-    return b;
-  }
+  private final IntBoxes boxes = new IntBoxes();
+  /** The memo layer, or null on the plain path (every filter on every node). */
+  private final PlacementMemos memos;
 
   private Layer top;
   private int depth;
 
-  /** An empty snapshot over nodes and pods compiled by {@code compiler}. */
+  /** An empty snapshot over nodes and pods compiled by {@code compiler}, placing with the memos. */
   public ClusterSnapshot(SchedulingCompiler compiler) {
+    this(compiler, true);
+  }
+
+  /**
+   * An empty snapshot; with {@code memoised} false every placement runs every filter on every node it visits (the
+   * plain path, which the memoised one must equal).
+   */
+  ClusterSnapshot(SchedulingCompiler compiler, boolean memoised) {
+    this.memos = memoised ? new PlacementMemos(labelIndex) : null;
     this.compiler = Objects.requireNonNull(compiler);
     this.resources = compiler.resources();
     this.top = new Layer(null);
     this.top.lastMatchIndex = -1;
+    this.topology = new TopologyCounters(compiler, i -> nodes[i], () -> top.nodeCount, nodes.length);
+    this.filters = new FilterChain(compiler, topology, this::counter);
   }
 
   /** The compiler this snapshot belongs to. */
@@ -105,6 +97,9 @@ public final class ClusterSnapshot {
     l.lastMatchIndex = top.lastMatchIndex;
     top = l;
     depth++;
+    if (memos != null) {
+      memos.fork();
+    }
   }
 
   /** Drops the top layer and every mutation made since the matching {@link #fork()}. O(1). */
@@ -115,6 +110,9 @@ public final class ClusterSnapshot {
     Layer dropped = top;
     top = top.parent;
     depth--;
+    if (memos != null) {
+      memos.revert();
+    }
     recycle(dropped);
   }
 
@@ -159,17 +157,9 @@ public final class ClusterSnapshot {
     p.nodeNames.putAll(c.nodeNames);
     p.podNodes.putAll(c.podNodes);
     p.counters.putAll(c.counters);
-    if (c.hadRemoval) {
-      for (Memo m : p.memos.values()) {
-        m.dropMonotone(c.removedFrom);
-      }
-      p.hadRemoval = true;
-      if (p.removedFrom == null) {
-        p.removedFrom = new BitSet();
-      }
-      p.removedFrom.or(c.removedFrom);
+    if (memos != null) {
+      memos.commit();
     }
-    p.memos.putAll(c.memos);
     p.nodeCount = c.nodeCount;
     p.liveNodes = c.liveNodes;
     p.podTotal = c.podTotal;
@@ -301,24 +291,22 @@ public final class ClusterSnapshot {
     ensureNodeCapacity(id + 1);
     CompiledNode old = nodes[id];
     if (old != null) {
-      unindexLabels(old, id);
+      labelIndex.remove(old, id);
     }
     nodes[id] = node;
-    indexLabels(node, id);
-    for (int k = 0; k < keyNames.size(); k++) {
-      domains[k][id] = domainOf(k, node);
-    }
+    labelIndex.add(node, id);
+    topology.setNode(id, node);
     top.nodeCount = id + 1;
     top.liveNodes++;
     top.writeState(id, new NodeState(new long[resources.size()]));
-    top.nodeNames.put(node.name(), boxed(id));
+    top.nodeNames.put(node.name(), boxes.of(id));
     if (top.removed != null && top.removed.get(id)) {
       top.removed.clear(id);
     }
-    for (CounterDef def : counterDefs) {
-      Counter c = counterForWrite(def);
-      if (c != null && def.eligible(this, node)) {
-        c.addNode(id, domains[def.keyId][id]);
+    for (CounterDef def : topology.defs()) {
+      DomainCounts c = counterForWrite(def);
+      if (c != null && def.eligible(node)) {
+        c.addNode(id, topology.domain(def.keyId, id));
       }
     }
     return id;
@@ -338,7 +326,7 @@ public final class ClusterSnapshot {
     if (source.podCount == 0) {
       return id;
     }
-    if (!counterDefs.isEmpty()) {
+    if (!topology.isEmpty()) {
       for (int k = 0; k < source.podCount; k++) {
         addPod(source.pod(k), id);
       }
@@ -348,14 +336,14 @@ public final class ClusterSnapshot {
     top.writeState(id, copy);
     for (int j = 0; j < copy.podCount; j++) {
       CompiledPod p = copy.pod(j);
-      Integer was = top.podNodes.put(p.uid(), boxed(id));
+      Integer was = top.podNodes.put(p.uid(), boxes.of(id));
       if (was != null && was >= 0) {
         throw new IllegalArgumentException("pod " + p.uid() + " already in the snapshot");
       }
       top.podTotal++;
       List<AffinityTerm> anti = p.antiAffinity();
       for (int k = 0; k < anti.size(); k++) {
-        registerOwnerTerm(anti.get(k));
+        topology.registerOwnerTerm(anti.get(k));
       }
     }
     return id;
@@ -373,22 +361,27 @@ public final class ClusterSnapshot {
     if (!old.name().equals(node.name())) {
       throw new IllegalArgumentException("node " + node.name() + " cannot replace " + old.name());
     }
-    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+    if (top.parent != null || !topology.isEmpty() || isRemoved(index)) {
       return false;
     }
-    unindexLabels(old, index);
-    top.memos.clear(); // remembered failures were for the old version of the node
-    nodes[index] = node;
-    indexLabels(node, index);
-    for (int k = 0; k < keyNames.size(); k++) {
-      domains[k][index] = domainOf(k, node);
+    labelIndex.remove(old, index);
+    if (memos != null) {
+      memos.clear(); // remembered failures were for the old version of the node
     }
+    nodes[index] = node;
+    labelIndex.add(node, index);
+    topology.setNode(index, node);
     return true;
+  }
+
+  /** The topology keys of the required anti-affinity terms of the pods in the snapshot (which new pods must respect). */
+  Set<String> ownerTopologyKeys() {
+    return topology.ownerTopologyKeys();
   }
 
   /** True once a pod registered a topology counter (topology spread or inter-pod (anti-)affinity). */
   public boolean hasTopologyCounters() {
-    return !counterDefs.isEmpty();
+    return !topology.isEmpty();
   }
 
   /** Number of removed nodes still holding an index (the base keeps them until it is built afresh). */
@@ -396,14 +389,6 @@ public final class ClusterSnapshot {
     return top.nodeCount - top.liveNodes;
   }
 
-  /** The topology keys of the required anti-affinity terms of the pods in the snapshot (which new pods must respect). */
-  java.util.Set<String> ownerTopologyKeys() {
-    java.util.Set<String> keys = new java.util.TreeSet<>();
-    for (AffinityTerm t : ownerTerms) {
-      keys.add(t.topologyKey());
-    }
-    return keys;
-  }
 
   /** Adds a copy of a (template) node named {@code name}; see {@link CompiledNode#copyAs(String)}. */
   public int addNodeCopy(CompiledNode template, String name) {
@@ -420,10 +405,10 @@ public final class ClusterSnapshot {
       removePod(p.uid());
     }
     CompiledNode node = nodes[index];
-    for (CounterDef def : counterDefs) {
-      Counter c = counterForWrite(def);
+    for (CounterDef def : topology.defs()) {
+      DomainCounts c = counterForWrite(def);
       if (c != null && c.eligible.get(index)) {
-        c.removeNode(index, domains[def.keyId][index]);
+        c.removeNode(index, topology.domain(def.keyId, index));
       }
     }
     if (top.removed == null) {
@@ -452,18 +437,18 @@ public final class ClusterSnapshot {
   private void addPodAt(CompiledPod pod, int index) {
     NodeState s = stateForWrite(index);
     s.add(pod);
-    top.podNodes.put(pod.uid(), boxed(index));
+    top.podNodes.put(pod.uid(), boxes.of(index));
     top.podTotal++;
     List<AffinityTerm> anti = pod.antiAffinity();
     for (int k = 0; k < anti.size(); k++) {
-      registerOwnerTerm(anti.get(k));
+      topology.registerOwnerTerm(anti.get(k));
     }
-    for (int d = 0; d < counterDefs.size(); d++) {
-      CounterDef def = counterDefs.get(d);
-      if (def.matches(this, pod)) {
-        Counter c = counterForWrite(def);
+    for (int d = 0; d < topology.defs().size(); d++) {
+      CounterDef def = topology.defs().get(d);
+      if (def.matches(pod)) {
+        DomainCounts c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
-          c.addCount(domains[def.keyId][index], def.multiplicity(pod));
+          c.addCount(topology.domain(def.keyId, index), def.multiplicity(pod));
         }
       }
     }
@@ -492,12 +477,12 @@ public final class ClusterSnapshot {
       top.podNodes.put(uid, -1);
     }
     top.podTotal--;
-    for (int d = 0; d < counterDefs.size(); d++) {
-      CounterDef def = counterDefs.get(d);
-      if (def.matches(this, pod)) {
-        Counter c = counterForWrite(def);
+    for (int d = 0; d < topology.defs().size(); d++) {
+      CounterDef def = topology.defs().get(d);
+      if (def.matches(pod)) {
+        DomainCounts c = counterForWrite(def);
         if (c != null && c.eligible.get(index)) {
-          c.addCount(domains[def.keyId][index], -def.multiplicity(pod));
+          c.addCount(topology.domain(def.keyId, index), -def.multiplicity(pod));
         }
       }
     }
@@ -515,7 +500,7 @@ public final class ClusterSnapshot {
     if (s.podCount == 0) {
       return;
     }
-    if (top.parent != null || !counterDefs.isEmpty() || isRemoved(index)) {
+    if (top.parent != null || !topology.isEmpty() || isRemoved(index)) {
       for (CompiledPod p : new ArrayList<>(s.podList())) {
         removePod(p.uid());
       }
@@ -530,13 +515,8 @@ public final class ClusterSnapshot {
   }
 
   private void markRemoval(int index) {
-    top.hadRemoval = true;
-    if (top.removedFrom == null) {
-      top.removedFrom = new BitSet();
-    }
-    top.removedFrom.set(index);
-    for (Memo m : top.memos.values()) {
-      m.dropMonotone(index);
+    if (memos != null) {
+      memos.podRemoved(index);
     }
   }
 
@@ -572,15 +552,16 @@ public final class ClusterSnapshot {
     if (from >= to || !pod.isSupported()) {
       return -1;
     }
-    Memo memo = memoForWrite(pod);
+    classState(pod);
     int start = top.lastMatchIndex + 1;
     if (start < from || start >= to) {
       start = from;
     }
-    int found = scan(pod, memo, start, to, acceptable);
-    if (found < 0 && start > from) {
-      found = scan(pod, memo, from, start, acceptable);
-    }
+    BitSet removed = removedSet(top);
+    int found =
+        memos != null
+            ? memos.firstFit(pod, from, start, to, top.nodeCount, removed, acceptable, i -> firstFailure(pod, i, null))
+            : plainFirstFit(pod, from, start, to, removed, acceptable);
     if (found < 0) {
       return -1;
     }
@@ -592,35 +573,16 @@ public final class ClusterSnapshot {
     return found;
   }
 
-  private int scan(CompiledPod pod, Memo memo, int from, int to, IntPredicate acceptable) {
-    BitSet removed = removedSet(top);
-    BitSet shapeFailed = shapeMemoForWrite(pod).failed;
-    for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
-      if (removed != null && removed.get(i)) {
-        continue;
+  /** The plain path: the first node in {@code [start, to)}, then {@code [from, start)}, passing every filter and accepted. */
+  private int plainFirstFit(CompiledPod pod, int from, int start, int to, BitSet removed, IntPredicate acceptable) {
+    for (int i = start; i < to; i++) {
+      if ((removed == null || !removed.get(i)) && firstFailure(pod, i, null) == null && (acceptable == null || acceptable.test(i))) {
+        return i;
       }
-      if (shapeFailed.get(i)) {
-        // another class with the same requests found the node short of room, and no pod left since
-        memo.failed.set(i);
-        continue;
-      }
-      // predicates first: most nodes a scan visits fail them, and a failure is remembered for the class
-      // whatever the caller accepts; the first node that passes and is accepted is the same either way
-      Reason r = firstFailure(pod, i, null);
-      if (r == null) {
-        if (acceptable == null || acceptable.test(i)) {
-          return i;
-        }
-        continue;
-      }
-      if (r == Reason.INSUFFICIENT_RESOURCE || r == Reason.TOO_MANY_PODS) {
-        shapeFailed.set(i);
-      }
-      if (r.durability() != Reason.Durability.VOLATILE) {
-        memo.failed.set(i);
-        if (r.durability() == Reason.Durability.STATIC) {
-          memo.staticFailed.set(i);
-        }
+    }
+    for (int i = from; i < start; i++) {
+      if ((removed == null || !removed.get(i)) && firstFailure(pod, i, null) == null && (acceptable == null || acceptable.test(i))) {
+        return i;
       }
     }
     return -1;
@@ -681,510 +643,44 @@ public final class ClusterSnapshot {
   }
 
   /**
-   * The predicates against node {@code node} with aggregates {@code s}; {@code index} is -1 for a virtual
+   * The filters against node {@code node} with aggregates {@code s}; {@code index} is -1 for a template
    * (not yet added) empty node, whose topology domains are looked up without being added to the counters.
    */
   private Reason firstFailure(CompiledPod pod, int index, CompiledNode node, NodeState s, List<String> messages) {
     if (!pod.isSupported()) {
-      return fail(messages, Reason.UNSUPPORTED, Reason.UNSUPPORTED.message(String.join(", ", pod.unsupported())));
+      return FilterChain.unsupported(pod, messages);
     }
-    ClassInfo ci = classInfo(pod);
-    // 1 NodeUnschedulable
-    if (node.unschedulable() && !ci.toleratesUnschedulable) {
-      return fail(messages, Reason.NODE_UNSCHEDULABLE, Reason.NODE_UNSCHEDULABLE.message());
-    }
-    // 2 NodeName
-    if (pod.nodeName() != null && !pod.nodeName().equals(node.name())) {
-      return fail(messages, Reason.NODE_NAME, Reason.NODE_NAME.message());
-    }
-    // 3 TaintToleration (cached per taint set)
-    int tg = node.taintGroup();
-    byte t = ci.taintOk(tg);
-    if (t == 0) {
-      t = Tolerations.untolerated(node, pod) == null ? (byte) 1 : (byte) 2;
-      ci.setTaintOk(tg, t);
-    }
-    if (t == 2) {
-      Taint u = Tolerations.untolerated(node, pod);
-      return fail(messages, Reason.UNTOLERATED_TAINT, Reason.UNTOLERATED_TAINT.message(u.key(), u.value()));
-    }
-    // 4 NodeAffinity
-    if (!pod.nodeAffinity().isAny() && !pod.nodeAffinity().matches(node.labels(), node.name())) {
-      return fail(messages, Reason.NODE_AFFINITY, Reason.NODE_AFFINITY.message());
-    }
-    // 5 NodePorts
-    if (!pod.hostPorts().isEmpty() && s.ports != null) {
-      for (HostPort want : pod.hostPorts()) {
-        for (HostPort used : s.ports) {
-          if (want.conflictsWith(used)) {
-            return fail(messages, Reason.NODE_PORTS, Reason.NODE_PORTS.message());
-          }
-        }
-      }
-    }
-    // 6 NodeResourcesFit
-    Reason fit = null;
-    if (s.podCount + 1L > node.maxPods()) {
-      fit = fail(messages, Reason.TOO_MANY_PODS, Reason.TOO_MANY_PODS.message());
-      if (messages == null) {
-        return fit;
-      }
-    }
-    long[] req = pod.requestVector();
-    long[] used = s.requested;
-    for (int id : pod.requestIds()) {
-      long u = id < used.length ? used[id] : 0;
-      if (req[id] > node.allocatable(id) - u) {
-        if (fit == null) {
-          fit = Reason.INSUFFICIENT_RESOURCE;
-        }
-        if (messages == null) {
-          return fit;
-        }
-        messages.add(Reason.INSUFFICIENT_RESOURCE.message(resources.name(id)));
-      }
-    }
-    if (fit != null) {
-      return fit;
-    }
-    if (!ci.interPod && ownerTerms.isEmpty()) {
-      return null;
-    }
-    // 7 InterPodAffinity
-    Reason ipa = interPodAffinity(pod, ci, index, node);
-    if (ipa != null) {
-      return fail(messages, ipa, ipa.message());
-    }
-    // 8 PodTopologySpread
-    if (!pod.spread().isEmpty()) {
-      Reason sp = spread(pod, ci, index, node);
-      if (sp != null) {
-        return fail(messages, sp, sp.message());
-      }
-    }
-    return null;
+    return filters.firstFailure(pod, classState(pod), index, node, s, messages);
   }
 
-  private static Reason fail(List<String> messages, Reason r, String message) {
-    if (messages != null) {
-      messages.add(message);
-    }
-    return r;
-  }
+  // ---------------------------------------------------------------- pre-filter state per class
 
-  private Reason interPodAffinity(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
-    // Affinity: every term's key on the node, and a matching pod in each term's domain, unless no pod
-    // matches anywhere and the pod matches its own terms (first pod of a self-affine set).
-    if (!pod.affinity().isEmpty()) {
-      boolean podsExist = true;
-      for (int k = 0; k < pod.affinity().size(); k++) {
-        CounterDef def = ci.affinityDefs[k];
-        int d = dom(def.keyId, index, node);
-        if (d == -1) {
-          return Reason.POD_AFFINITY_MISSING_KEY;
-        }
-        if (counter(def).count(d) <= 0) {
-          podsExist = false;
-        }
-      }
-      if (!podsExist) {
-        boolean anyMatch = false;
-        for (CounterDef def : ci.affinityDefs) {
-          if (counter(def).total > 0) {
-            anyMatch = true;
-            break;
-          }
-        }
-        if (anyMatch || !ci.matchesOwnAffinity) {
-          return Reason.POD_AFFINITY;
-        }
-      }
-    }
-    // Anti-affinity of the incoming pod.
-    for (CounterDef def : ci.antiDefs) {
-      int d = dom(def.keyId, index, node);
-      if (d != -1 && counter(def).count(d) > 0) {
-        return Reason.POD_ANTI_AFFINITY;
-      }
-    }
-    // Existing pods' anti-affinity terms that select the incoming pod.
-    if (!ownerTerms.isEmpty()) {
-      refreshOwnerDefs(pod, ci);
-      for (CounterDef def : ci.ownerDefs) {
-        int d = dom(def.keyId, index, node);
-        if (d != -1 && counter(def).count(d) > 0) {
-          return Reason.EXISTING_ANTI_AFFINITY;
-        }
-      }
-    }
-    return null;
-  }
-
-  private Reason spread(CompiledPod pod, ClassInfo ci, int index, CompiledNode node) {
-    for (CounterDef def : ci.spreadDefs) {
-      if (dom(def.keyId, index, node) == -1) {
-        return Reason.TOPOLOGY_SPREAD_MISSING_LABEL;
-      }
-    }
-    for (int k = 0; k < ci.spreadDefs.length; k++) {
-      SpreadConstraint sc = pod.spread().get(k);
-      CounterDef def = ci.spreadDefs[k];
-      Counter c = counter(def);
-      int d = dom(def.keyId, index, node);
-      int domainCount = c.domainCount;
-      int min = c.min;
-      if (index < 0 && def.eligible(this, node) && (d < 0 || c.nodesPerDomain(d) == 0)) {
-        domainCount++; // the virtual node opens a new domain with count 0
-        min = 0;
-      }
-      min = domainCount < sc.minDomains() ? 0 : min;
-      long skew = (long) c.count(d) + (ci.spreadSelfMatch[k] ? 1 : 0) - min;
-      if (skew > sc.maxSkew()) {
-        return Reason.TOPOLOGY_SPREAD;
-      }
-    }
-    return null;
-  }
-
-  /** Domain of node {@code index} for key {@code keyId}: -1 without the label, -2 for an unseen value. */
-  private int dom(int keyId, int index, CompiledNode node) {
-    if (index >= 0) {
-      return domains[keyId][index];
-    }
-    String v = node.labels().get(keyNames.get(keyId));
-    if (v == null) {
-      return -1;
-    }
-    Integer d = domainIds.get(keyId).get(v);
-    return d == null ? -2 : d;
-  }
-
-  // ---------------------------------------------------------------- class info
-
-  private ClassInfo classInfo(CompiledPod pod) {
+  /** The class's pre-filter state, made on the class's first contact with the snapshot (and its memo shape). */
+  private PreFilterState classState(CompiledPod pod) {
     int id = pod.classId();
-    if (id >= classInfos.length) {
-      classInfos = Arrays.copyOf(classInfos, Math.max(id + 1, classInfos.length * 2));
+    if (id >= classStates.length) {
+      int n = Math.max(id + 1, classStates.length * 2);
+      classStates = Arrays.copyOf(classStates, n);
     }
-    ClassInfo ci = classInfos[id];
-    if (ci == null) {
-      ci = new ClassInfo(pod);
-      classInfos[id] = ci;
+    PreFilterState st = classStates[id];
+    if (st == null) {
+      if (memos != null) {
+        memos.addClass(pod);
+      }
+      st = filters.preFilter(pod);
+      classStates[id] = st;
     }
-    return ci;
+    return st;
   }
 
-  private final class ClassInfo {
-    final boolean toleratesUnschedulable;
-    final boolean interPod;
-    byte[] taintOk = new byte[8];
-    final CounterDef[] affinityDefs;
-    final CounterDef[] antiDefs;
-    final CounterDef[] spreadDefs;
-    final boolean[] spreadSelfMatch;
-    final boolean matchesOwnAffinity;
-    CounterDef[] ownerDefs = new CounterDef[0];
-    int ownerTermsSeen;
-    final int shapeId;
 
-    ClassInfo(CompiledPod pod) {
-      shapeId = shapeId(pod);
-      toleratesUnschedulable = Tolerations.toleratesUnschedulable(pod);
-      interPod = pod.hasInterPodConstraints();
-      Map<String, String> nsLabels = compiler.namespaceLabels(pod.namespace());
-      affinityDefs = new CounterDef[pod.affinity().size()];
-      boolean own = true;
-      for (int k = 0; k < affinityDefs.length; k++) {
-        AffinityTerm term = pod.affinity().get(k);
-        affinityDefs[k] = def(new CounterKey(Kind.ALL_TERMS, pod.affinity(), term.topologyKey(), null));
-        own &= term.matches(pod.namespace(), pod.labels(), nsLabels);
-      }
-      matchesOwnAffinity = own;
-      antiDefs = new CounterDef[pod.antiAffinity().size()];
-      for (int k = 0; k < antiDefs.length; k++) {
-        AffinityTerm term = pod.antiAffinity().get(k);
-        antiDefs[k] = def(new CounterKey(Kind.ALL_TERMS, List.of(term), term.topologyKey(), null));
-      }
-      spreadDefs = new CounterDef[pod.spread().size()];
-      spreadSelfMatch = new boolean[spreadDefs.length];
-      List<String> keys = new ArrayList<>();
-      for (SpreadConstraint sc : pod.spread()) {
-        if (!keys.contains(sc.topologyKey())) {
-          keys.add(sc.topologyKey());
-        }
-      }
-      Collections.sort(keys);
-      for (int k = 0; k < spreadDefs.length; k++) {
-        SpreadConstraint sc = pod.spread().get(k);
-        Eligibility e =
-            new Eligibility(
-                sc.honorNodeAffinity() ? pod.nodeAffinity() : NodeAffinityMatcher.ANY,
-                sc.honorTaints() ? pod.tolerations() : null,
-                List.copyOf(keys));
-        spreadDefs[k] =
-            def(new CounterKey(Kind.SPREAD, new SpreadSelector(pod.namespace(), sc.selector()), sc.topologyKey(), e));
-        spreadSelfMatch[k] = sc.selector().matches(pod.labels());
-      }
-    }
-
-    byte taintOk(int group) {
-      return group < taintOk.length ? taintOk[group] : 0;
-    }
-
-    void setTaintOk(int group, byte v) {
-      if (group >= taintOk.length) {
-        taintOk = Arrays.copyOf(taintOk, Math.max(group + 1, taintOk.length * 2));
-      }
-      taintOk[group] = v;
-    }
-  }
-
-  private void refreshOwnerDefs(CompiledPod pod, ClassInfo ci) {
-    if (ci.ownerTermsSeen == ownerTerms.size()) {
-      return;
-    }
-    List<CounterDef> defs = new ArrayList<>(Arrays.asList(ci.ownerDefs));
-    for (int i = ci.ownerTermsSeen; i < ownerTerms.size(); i++) {
-      AffinityTerm t = ownerTerms.get(i);
-      if (t.matches(pod.namespace(), pod.labels(), compiler.namespaceLabels(pod.namespace()))) {
-        defs.add(def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null)));
-      }
-    }
-    ci.ownerDefs = defs.toArray(new CounterDef[0]);
-    ci.ownerTermsSeen = ownerTerms.size();
-  }
-
-  private void registerOwnerTerm(AffinityTerm t) {
-    if (!ownerTermIds.containsKey(t)) {
-      ownerTermIds.put(t, ownerTerms.size());
-      ownerTerms.add(t);
-      // Register the owner counter now so that every later add keeps it current.
-      def(new CounterKey(Kind.OWNER, t, t.topologyKey(), null));
-    }
-  }
 
   // ---------------------------------------------------------------- counters
 
-  private enum Kind {
-    /** Pods matching every term of a list (affinity: all of the incoming pod's terms; anti: one term). */
-    ALL_TERMS,
-    /** Non-terminating pods of a namespace matching a spread selector. */
-    SPREAD,
-    /** Pods carrying a given required anti-affinity term. */
-    OWNER
-  }
-
-  private record SpreadSelector(String namespace, LabelSelectorMatcher selector) {}
-
-  /** Which nodes a spread constraint counts on: node inclusion policies plus all constraint keys. */
-  private record Eligibility(NodeAffinityMatcher affinity, List<Toleration> tolerations, List<String> keys) {}
-
-  private record CounterKey(Kind kind, Object matcher, String topologyKey, Eligibility eligibility) {}
-
-  private final class CounterDef {
-    final int id;
-    final CounterKey key;
-    final int keyId;
-    final int[] requiredKeys;
-    byte[] classMatch = new byte[64];
-
-    CounterDef(int id, CounterKey key) {
-      this.id = id;
-      this.key = key;
-      this.keyId = keyId(key.topologyKey());
-      if (key.eligibility() != null) {
-        requiredKeys = key.eligibility().keys().stream().mapToInt(ClusterSnapshot.this::keyId).toArray();
-      } else {
-        requiredKeys = new int[] {keyId};
-      }
-    }
-
-    boolean eligible(ClusterSnapshot s, CompiledNode node) {
-      for (int k : requiredKeys) {
-        if (node.labels().get(s.keyNames.get(k)) == null) {
-          return false;
-        }
-      }
-      Eligibility e = key.eligibility();
-      if (e == null) {
-        return true;
-      }
-      if (!e.affinity().isAny() && !e.affinity().matches(node.labels(), node.name())) {
-        return false;
-      }
-      return e.tolerations() == null || Tolerations.untolerated(node.taints(), e.tolerations()) == null;
-    }
-
-    boolean matches(ClusterSnapshot s, CompiledPod pod) {
-      int c = pod.classId();
-      if (c >= classMatch.length) {
-        classMatch = Arrays.copyOf(classMatch, Math.max(c + 1, classMatch.length * 2));
-      }
-      byte m = classMatch[c];
-      if (m == 0) {
-        m = compute(s, pod) ? (byte) 1 : (byte) 2;
-        classMatch[c] = m;
-      }
-      return m == 1;
-    }
-
-    @SuppressWarnings("unchecked")
-    private boolean compute(ClusterSnapshot s, CompiledPod pod) {
-      switch (key.kind()) {
-        case ALL_TERMS -> {
-          Map<String, String> ns = s.compiler.namespaceLabels(pod.namespace());
-          for (AffinityTerm t : (List<AffinityTerm>) key.matcher()) {
-            if (!t.matches(pod.namespace(), pod.labels(), ns)) {
-              return false;
-            }
-          }
-          return true;
-        }
-        case SPREAD -> {
-          SpreadSelector sel = (SpreadSelector) key.matcher();
-          return !pod.isTerminating() && sel.namespace().equals(pod.namespace()) && sel.selector().matches(pod.labels());
-        }
-        case OWNER -> {
-          return pod.antiAffinity().contains((AffinityTerm) key.matcher());
-        }
-        default -> throw new IllegalStateException();
-      }
-    }
-
-    /** How many times a matching pod counts (an owner with a term twice counts twice, like the scheduler). */
-    int multiplicity(CompiledPod pod) {
-      if (key.kind() != Kind.OWNER) {
-        return 1;
-      }
-      int n = 0;
-      for (AffinityTerm t : pod.antiAffinity()) {
-        if (t.equals(key.matcher())) {
-          n++;
-        }
-      }
-      return n;
-    }
-  }
-
-  private CounterDef def(CounterKey key) {
-    CounterDef d = counterByKey.get(key);
-    if (d == null) {
-      d = new CounterDef(counterDefs.size(), key);
-      counterDefs.add(d);
-      counterByKey.put(key, d);
-    }
-    return d;
-  }
-
-  /** Per-domain counts of one counter definition in one layer (copy-on-write across layers). */
-  private static final class Counter {
-    int[] counts;
-    int[] nodesPerDomain;
-    int[] histogram; // histogram[c] = domains (with eligible nodes) whose count is c
-    int domainCount;
-    int min;
-    long total;
-    BitSet eligible;
-
-    Counter() {
-      counts = new int[8];
-      nodesPerDomain = new int[8];
-      histogram = new int[8];
-      eligible = new BitSet();
-    }
-
-    Counter copy() {
-      Counter c = new Counter();
-      c.counts = counts.clone();
-      c.nodesPerDomain = nodesPerDomain.clone();
-      c.histogram = histogram.clone();
-      c.domainCount = domainCount;
-      c.min = min;
-      c.total = total;
-      c.eligible = (BitSet) eligible.clone();
-      return c;
-    }
-
-    int count(int d) {
-      return d >= 0 && d < counts.length ? counts[d] : 0;
-    }
-
-    int nodesPerDomain(int d) {
-      return d >= 0 && d < nodesPerDomain.length ? nodesPerDomain[d] : 0;
-    }
-
-    private void ensure(int d) {
-      if (d >= counts.length) {
-        int n = Math.max(d + 1, counts.length * 2);
-        counts = Arrays.copyOf(counts, n);
-        nodesPerDomain = Arrays.copyOf(nodesPerDomain, n);
-      }
-    }
-
-    private void hist(int c, int delta) {
-      if (c >= histogram.length) {
-        histogram = Arrays.copyOf(histogram, Math.max(c + 1, histogram.length * 2));
-      }
-      histogram[c] += delta;
-    }
-
-    void addNode(int node, int d) {
-      eligible.set(node);
-      ensure(d);
-      if (nodesPerDomain[d]++ == 0) {
-        domainCount++;
-        hist(counts[d], 1);
-        if (domainCount == 1 || counts[d] < min) {
-          min = counts[d];
-        }
-      }
-    }
-
-    void removeNode(int node, int d) {
-      eligible.clear(node);
-      if (--nodesPerDomain[d] == 0) {
-        domainCount--;
-        hist(counts[d], -1);
-        recomputeMinUpwards();
-      }
-    }
-
-    void addCount(int d, int delta) {
-      ensure(d);
-      int before = counts[d];
-      counts[d] = before + delta;
-      total += delta;
-      if (nodesPerDomain[d] > 0) {
-        hist(before, -1);
-        hist(before + delta, 1);
-        if (counts[d] < min) {
-          min = counts[d];
-        } else if (before == min) {
-          recomputeMinUpwards();
-        }
-      }
-    }
-
-    private void recomputeMinUpwards() {
-      if (domainCount == 0) {
-        min = 0;
-        return;
-      }
-      int m = Math.min(min, histogram.length - 1);
-      while (m > 0 && histogram[m - 1] > 0) {
-        m--;
-      }
-      while (histogram[m] == 0) {
-        m++;
-      }
-      min = m;
-    }
-  }
-
   /** The counter of {@code def} as seen from the top layer, deriving it from the layers when missing. */
-  private Counter counter(CounterDef def) {
+  private DomainCounts counter(CounterDef def) {
     for (Layer l = top; l != null; l = l.parent) {
-      Counter c = l.counters.get(def.id);
+      DomainCounts c = l.counters.get(def.id);
       if (c != null) {
         return c;
       }
@@ -1192,15 +688,15 @@ public final class ClusterSnapshot {
     return derive(def, top);
   }
 
-  private Counter derive(CounterDef def, Layer layer) {
-    Counter parent = null;
+  private DomainCounts derive(CounterDef def, Layer layer) {
+    DomainCounts parent = null;
     if (layer.parent != null) {
       parent = layer.parent.counters.get(def.id);
       if (parent == null) {
         parent = derive(def, layer.parent);
       }
     }
-    Counter c = parent == null ? new Counter() : parent.copy();
+    DomainCounts c = parent == null ? new DomainCounts() : parent.copy();
     if (layer.states != null) {
       for (int i = 0; i < layer.states.length && i < layer.nodeCount; i++) {
         NodeState s = layer.states[i];
@@ -1210,13 +706,13 @@ public final class ClusterSnapshot {
         if (parent != null && parent.eligible.get(i)) {
           NodeState old = layer.parent == null ? null : stateAt(layer.parent, i);
           if (old != null && old != REMOVED) {
-            c.addCount(domains[def.keyId][i], -matching(def, old));
+            c.addCount(topology.domain(def.keyId, i), -matching(def, old));
           }
-          c.removeNode(i, domains[def.keyId][i]);
+          c.removeNode(i, topology.domain(def.keyId, i));
         }
-        if (s != REMOVED && def.eligible(this, nodes[i])) {
-          c.addNode(i, domains[def.keyId][i]);
-          c.addCount(domains[def.keyId][i], matching(def, s));
+        if (s != REMOVED && def.eligible(nodes[i])) {
+          c.addNode(i, topology.domain(def.keyId, i));
+          c.addCount(topology.domain(def.keyId, i), matching(def, s));
         }
       }
     }
@@ -1228,7 +724,7 @@ public final class ClusterSnapshot {
     int n = 0;
     for (int k = 0; k < s.podCount; k++) {
       CompiledPod p = s.pod(k);
-      if (def.matches(this, p)) {
+      if (def.matches(p)) {
         n += def.multiplicity(p);
       }
     }
@@ -1236,15 +732,15 @@ public final class ClusterSnapshot {
   }
 
   /** The top layer's own copy of the counter, or null when no layer has derived it yet. */
-  private Counter counterForWrite(CounterDef def) {
-    Counter own = top.counters.get(def.id);
+  private DomainCounts counterForWrite(CounterDef def) {
+    DomainCounts own = top.counters.get(def.id);
     if (own != null) {
       return own;
     }
     for (Layer l = top.parent; l != null; l = l.parent) {
-      Counter c = l.counters.get(def.id);
+      DomainCounts c = l.counters.get(def.id);
       if (c != null) {
-        Counter copy = c.copy();
+        DomainCounts copy = c.copy();
         top.counters.put(def.id, copy);
         return copy;
       }
@@ -1252,254 +748,7 @@ public final class ClusterSnapshot {
     return null;
   }
 
-  // ---------------------------------------------------------------- memo
-
-  /** Failed nodes of one equivalence class in one layer. */
-  private static final class Memo {
-    BitSet failed;
-    BitSet staticFailed;
-    /** Holds node-local failures only (a shape memo): a removal frees room on its own node and nowhere else. */
-    final boolean nodeLocal;
-
-    Memo(BitSet failed, BitSet staticFailed, boolean nodeLocal) {
-      this.failed = failed;
-      this.staticFailed = staticFailed;
-      this.nodeLocal = nodeLocal;
-    }
-
-    /** A pod left node {@code index}: monotone failures no longer hold (anti-affinity ones anywhere in its domains). */
-    void dropMonotone(int index) {
-      if (nodeLocal) {
-        failed.clear(index);
-      } else {
-        failed = (BitSet) staticFailed.clone();
-      }
-    }
-
-    /** Pods left the nodes in {@code from}. */
-    void dropMonotone(BitSet from) {
-      if (nodeLocal) {
-        failed.andNot(from);
-      } else {
-        failed = (BitSet) staticFailed.clone();
-      }
-    }
-  }
-
-  private Memo memoForWrite(CompiledPod pod) {
-    return memoForWrite(boxed(pod.classId()), pod);
-  }
-
-  /**
-   * The memo of the pod's request shape: nodes where NodeResourcesFit failed for some class with exactly these
-   * requests. Whether a node has room depends on the requests alone, so the classes of one shape share it. It
-   * lives in the class memos' map under a negative key and follows their rules: kept by forks, dropped on removal.
-   */
-  private Memo shapeMemoForWrite(CompiledPod pod) {
-    return memoForWrite(boxed(-1 - classInfo(pod).shapeId), null);
-  }
-
-  /** The id of a request vector (resource ids and amounts), the same for equal vectors of any length. */
-  private int shapeId(CompiledPod pod) {
-    int[] ids = pod.requestIds();
-    long[] req = pod.requestVector();
-    long[] key = new long[ids.length * 2];
-    for (int k = 0; k < ids.length; k++) {
-      key[2 * k] = ids[k];
-      key[2 * k + 1] = req[ids[k]];
-    }
-    return shapeIds.computeIfAbsent(new RequestShape(key), k -> shapeIds.size());
-  }
-
-  private record RequestShape(long[] idsAndAmounts) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof RequestShape r && Arrays.equals(idsAndAmounts, r.idsAndAmounts);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(idsAndAmounts);
-    }
-  }
-
-  private Memo memoForWrite(Integer classKey, CompiledPod prefilterFor) {
-    Memo own = top.memos.get(classKey);
-    if (own != null) {
-      return own;
-    }
-    boolean nodeLocal = classKey < 0;
-    boolean removalSince = top.hadRemoval;
-    Memo m = null;
-    for (Layer l = top.parent; l != null; l = l.parent) {
-      Memo found = l.memos.get(classKey);
-      if (found != null) {
-        BitSet st = (BitSet) found.staticFailed.clone();
-        if (!removalSince) {
-          m = new Memo((BitSet) found.failed.clone(), st, nodeLocal);
-        } else if (nodeLocal) {
-          BitSet failed = (BitSet) found.failed.clone();
-          for (Layer above = top; above != l; above = above.parent) {
-            if (above.removedFrom != null) {
-              failed.andNot(above.removedFrom);
-            }
-          }
-          m = new Memo(failed, st, true);
-        } else {
-          m = new Memo((BitSet) st.clone(), st, false);
-        }
-        break;
-      }
-      removalSince |= l.hadRemoval;
-    }
-    if (m == null) {
-      m = new Memo(new BitSet(), new BitSet(), nodeLocal);
-      if (prefilterFor != null) {
-        prefilterBySelector(prefilterFor, m);
-      }
-    }
-    top.memos.put(classKey, m);
-    return m;
-  }
-
-  /**
-   * First contact of a class with this snapshot: the nodes outside the intersection of the label-index
-   * bitsets of its {@code nodeSelector} fail NodeAffinity (a STATIC failure) without a per-node check.
-   */
-  private void prefilterBySelector(CompiledPod pod, Memo m) {
-    Map<String, String> selector = pod.nodeAffinity().nodeSelector();
-    if (selector.isEmpty() || top.nodeCount == 0 || !pod.isSupported()) {
-      return;
-    }
-    BitSet candidates = new BitSet();
-    candidates.set(0, top.nodeCount);
-    for (Map.Entry<String, String> e : selector.entrySet()) {
-      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
-      BitSet b = byValue == null ? null : byValue.get(e.getValue());
-      if (b == null) {
-        candidates.clear();
-        break;
-      }
-      candidates.and(b);
-    }
-    BitSet failing = new BitSet();
-    failing.set(0, top.nodeCount);
-    failing.andNot(candidates);
-    // Earlier predicates (unschedulable, nodeName, taints) may fail first on these nodes; all of them are
-    // STATIC too, so the memo entry is the same whichever static predicate would be reported.
-    m.failed.or(failing);
-    m.staticFailed.or(failing);
-  }
-
   // ---------------------------------------------------------------- node state
-
-  /** Mutable aggregates of one node in one layer. */
-  private static final class NodeState {
-    private static final CompiledPod[] NO_PODS = new CompiledPod[0];
-
-    long[] requested;
-    /** Request sums of the virtual pods, and of the DaemonSet and mirror pods (null: none). */
-    long[] virtualRequested;
-    long[] apartRequested;
-    /**
-     * The node's pods in insertion order: the first {@code podCount} entries of {@code pods}. A state copied for a
-     * fork shares the array of the state it copies ({@code sharedPods}) and appends in place past its own count:
-     * only the top layer writes, and a lower layer reads no further than its own count, so what it sees never
-     * changes. A removal from a shared array copies it first.
-     */
-    CompiledPod[] pods = NO_PODS;
-    int podCount;
-    boolean sharedPods;
-    ArrayList<HostPort> ports;
-
-    NodeState(long[] requested) {
-      this.requested = requested;
-    }
-
-    /** A copy for the top layer of the same snapshot (shares the pod array). */
-    NodeState forkCopy() {
-      NodeState s = new NodeState(requested.clone());
-      s.virtualRequested = virtualRequested == null ? null : virtualRequested.clone();
-      s.apartRequested = apartRequested == null ? null : apartRequested.clone();
-      s.pods = pods;
-      s.podCount = podCount;
-      s.sharedPods = true;
-      s.ports = ports == null ? null : new ArrayList<>(ports);
-      return s;
-    }
-
-    /** A copy sharing nothing (for another snapshot). */
-    NodeState detachedCopy() {
-      NodeState s = forkCopy();
-      s.pods = Arrays.copyOf(pods, podCount + 4); // room for a fork's placements without a copy
-      s.sharedPods = false;
-      return s;
-    }
-
-    CompiledPod pod(int k) {
-      return pods[k];
-    }
-
-    /** The pods as an unmodifiable list (a view: it sees later changes to this state). */
-    List<CompiledPod> podList() {
-      return podCount == 0 ? List.of() : Collections.unmodifiableList(Arrays.asList(pods).subList(0, podCount));
-    }
-
-    void add(CompiledPod p) {
-      requested = plus(requested, p, 1);
-      if (p.isVirtual()) {
-        virtualRequested = plus(virtualRequested, p, 1);
-      } else if (p.isDaemonSetOrMirror()) {
-        apartRequested = plus(apartRequested, p, 1);
-      }
-      if (podCount == pods.length) {
-        pods = Arrays.copyOf(pods, podCount + Math.max(4, podCount >> 1));
-        sharedPods = false;
-      }
-      pods[podCount++] = p;
-      if (!p.hostPorts().isEmpty()) {
-        if (ports == null) {
-          ports = new ArrayList<>();
-        }
-        ports.addAll(p.hostPorts());
-      }
-    }
-
-    private static long[] plus(long[] sums, CompiledPod p, int sign) {
-      long[] r = p.requestVector();
-      long[] out = sums == null ? new long[r.length] : sums.length < r.length ? Arrays.copyOf(sums, r.length) : sums;
-      for (int id : p.requestIds()) {
-        out[id] += sign * r[id];
-      }
-      return out;
-    }
-
-    CompiledPod remove(String uid) {
-      for (int i = 0; i < podCount; i++) {
-        CompiledPod p = pods[i];
-        if (p.uid().equals(uid)) {
-          if (sharedPods) {
-            pods = Arrays.copyOf(pods, pods.length);
-            sharedPods = false;
-          }
-          System.arraycopy(pods, i + 1, pods, i, podCount - i - 1);
-          pods[--podCount] = null;
-          requested = plus(requested, p, -1);
-          if (p.isVirtual()) {
-            virtualRequested = plus(virtualRequested, p, -1);
-          } else if (p.isDaemonSetOrMirror()) {
-            apartRequested = plus(apartRequested, p, -1);
-          }
-          for (HostPort hp : p.hostPorts()) {
-            ports.remove(hp);
-          }
-          return p;
-        }
-      }
-      throw new IllegalStateException("pod " + uid + " not on node");
-    }
-  }
-
 
   private final class Layer {
     final Layer parent;
@@ -1507,15 +756,11 @@ public final class ClusterSnapshot {
     int liveNodes;
     int podTotal;
     int lastMatchIndex;
-    boolean hadRemoval;
-    /** Nodes pods were removed from in this layer (null until the first removal). */
-    BitSet removedFrom;
     NodeState[] states;
     BitSet removed;
     final HashMap<String, Integer> nodeNames = new HashMap<>();
     final HashMap<String, Integer> podNodes = new HashMap<>();
-    final HashMap<Integer, Counter> counters = new HashMap<>();
-    final HashMap<Integer, Memo> memos = new HashMap<>();
+    final HashMap<Integer, DomainCounts> counters = new HashMap<>();
 
     Layer(Layer parent) {
       this.parent = parent;
@@ -1580,61 +825,13 @@ public final class ClusterSnapshot {
     }
   }
 
-  // ---------------------------------------------------------------- topology keys and label index
-
-  private int keyId(String key) {
-    Integer id = keyIds.get(key);
-    if (id != null) {
-      return id;
-    }
-    int k = keyNames.size();
-    keyIds.put(key, k);
-    keyNames.add(key);
-    domainIds.add(new HashMap<>());
-    domains = Arrays.copyOf(domains, k + 1);
-    domains[k] = new int[nodes.length];
-    for (int i = 0; i < top.nodeCount; i++) {
-      domains[k][i] = domainOf(k, nodes[i]);
-    }
-    return k;
-  }
-
-  private int domainOf(int keyId, CompiledNode node) {
-    String v = node.labels().get(keyNames.get(keyId));
-    if (v == null) {
-      return -1;
-    }
-    Map<String, Integer> ids = domainIds.get(keyId);
-    Integer d = ids.get(v);
-    if (d == null) {
-      d = ids.size();
-      ids.put(v, d);
-    }
-    return d;
-  }
+  // ---------------------------------------------------------------- node capacity and label index
 
   private void ensureNodeCapacity(int n) {
     if (n > nodes.length) {
       int cap = Math.max(n, nodes.length * 2);
       nodes = Arrays.copyOf(nodes, cap);
-      for (int k = 0; k < domains.length; k++) {
-        domains[k] = Arrays.copyOf(domains[k], cap);
-      }
-    }
-  }
-
-  private void indexLabels(CompiledNode node, int id) {
-    for (Map.Entry<String, String> e : node.labels().entrySet()) {
-      labelIndex.computeIfAbsent(e.getKey(), k -> new HashMap<>()).computeIfAbsent(e.getValue(), v -> new BitSet()).set(id);
-    }
-  }
-
-  private void unindexLabels(CompiledNode node, int id) {
-    for (Map.Entry<String, String> e : node.labels().entrySet()) {
-      Map<String, BitSet> byValue = labelIndex.get(e.getKey());
-      if (byValue != null && byValue.get(e.getValue()) != null) {
-        byValue.get(e.getValue()).clear(id);
-      }
+      topology.ensureCapacity(cap);
     }
   }
 
@@ -1642,8 +839,7 @@ public final class ClusterSnapshot {
    * Live nodes carrying label {@code key} with value {@code value} (a copy, from the inverted label index).
    */
   public BitSet nodesWithLabel(String key, String value) {
-    Map<String, BitSet> byValue = labelIndex.get(key);
-    BitSet b = byValue == null ? null : byValue.get(value);
+    BitSet b = labelIndex.get(key, value);
     BitSet out = b == null ? new BitSet() : (BitSet) b.clone();
     if (out.length() > top.nodeCount) {
       out.clear(top.nodeCount, out.length());

@@ -9,26 +9,28 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The indexed, memoised snapshot against the naive reference on seeded random clusters: same placements,
- * same failures, through adds, removals, forks, reverts and commits. The class memos and the shape memos shared
- * by classes of equal requests (which a removal clears on its own node only) are both exercised.
+ * The indexed snapshot against the naive reference on seeded random clusters: same placements, same failures,
+ * through adds, removals, forks, reverts and commits, on both paths: the plain one (every filter on every node) and
+ * the memoised one ({@link PlacementMemos}). The class memos and the shape memos shared by classes of equal requests
+ * (which a removal clears on its own node only) are both exercised.
  */
 class EquivalenceAgainstNaiveTest {
 
   /** Seeds from 200 on draw templates of two request shapes, so classes share shape memos. */
-  static Stream<Integer> seeds() {
-    return IntStream.range(0, 300).boxed();
+  static Stream<Arguments> seeds() {
+    return IntStream.range(0, 300).boxed().flatMap(seed -> Stream.of(Arguments.of(seed, true), Arguments.of(seed, false)));
   }
 
-  @ParameterizedTest(name = "seed {0}")
+  @ParameterizedTest(name = "seed {0}, memoised {1}")
   @MethodSource("seeds")
-  void samePlacementsAndFailures(int seed) {
+  void samePlacementsAndFailures(int seed, boolean memoised) {
     Random r = new Random(seed);
     SchedulingCompiler compiler = new SchedulingCompiler();
-    ClusterSnapshot fast = new ClusterSnapshot(compiler);
+    ClusterSnapshot fast = new ClusterSnapshot(compiler, memoised);
     NaiveScheduler naive = new NaiveScheduler(compiler);
     int nodes = 2 + r.nextInt(14);
     for (int i = 0; i < nodes; i++) {
