@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,9 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The provisioning pass against CA's per-group estimation (the test oracle {@link PerGroupEstimates}) on seeded
  * random clusters of up to 200 node groups (sizes, zones, capacity types, tainted and labelled pools, groups at their
  * maximum size; pods with selectors, tolerations, zonal spread, hostname anti-affinity): every pod the per-group
- * path helps, one group per loop or with salvo rounds, the pass helps too; each group grows once, within its room.
- * (The expanders' measures are not asserted: the pass packs onto the largest compatible type and needs fewer nodes,
- * but leaves more idle capacity than CA's per-group choice in most of these clusters; docs/performance.md.)
+ * path helps, one group per loop or with salvo rounds, the pass helps too; each group grows once, within its room;
+ * and what the loop scales up is compared by the expander chain's own measures ({@link PlanMeasure}): not yet equal
+ * or better in every case ({@link #MAX_WORSE}).
  */
 class ScaleUpPlannerDifferentialTest {
 
@@ -43,6 +44,7 @@ class ScaleUpPlannerDifferentialTest {
   static final class Recording implements ScaleUpPlanner {
     final ScaleUpPlanner inner;
     List<ExpansionOption> plan = List.of();
+    List<ExpansionOption> executed = List.of();
 
     Recording(ScaleUpPlanner inner) {
       this.inner = inner;
@@ -55,11 +57,19 @@ class ScaleUpPlannerDifferentialTest {
     }
   }
 
+  /** The expander chains compared; {@code priority} with {@link #PRIORITIES}. */
+  static final List<String> EXPANDERS = List.of("least-waste", "price", "least-nodes", "most-pods,random", "priority,least-waste");
+
+  /** The priority expander's configuration: groups g1.. above g2.. above the rest (no match passes through). */
+  static final Map<Integer, List<String>> PRIORITIES = Map.of(20, List.of("^g1"), 10, List.of("^g2"));
+
+  static final int SEEDS = 16;
+
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
-    for (String expander : List.of("least-waste", "price", "least-nodes", "most-pods,random")) {
+    for (String expander : EXPANDERS) {
       for (boolean salvo : List.of(false, true)) {
-        for (long seed = 1; seed <= 10; seed++) {
+        for (long seed = 1; seed <= SEEDS; seed++) {
           out.add(Arguments.of(expander, salvo, seed));
         }
       }
@@ -67,10 +77,15 @@ class ScaleUpPlannerDifferentialTest {
     return out.stream();
   }
 
+  static AutoscalerOptions options(String expander, boolean salvo) {
+    return AutoscalerOptions.DEFAULTS.toBuilder().set(AutoscalerOptions.EXPANDER, expander)
+        .set(AutoscalerOptions.EXPANDER_PRIORITIES, PRIORITIES).set(AutoscalerOptions.SALVO_SCALE_UP, salvo).build();
+  }
+
   @ParameterizedTest(name = "{0} salvo={1} seed {2}")
   @MethodSource("cases")
   void passHelpsEveryPodThePerGroupPathHelps(String expander, boolean salvo, long seed) {
-    AutoscalerOptions options = AutoscalerOptions.DEFAULTS.toBuilder().set(AutoscalerOptions.EXPANDER, expander).set(AutoscalerOptions.SALVO_SCALE_UP, salvo).build();
+    AutoscalerOptions options = options(expander, salvo);
     Recording old = run(seed, options, new PerGroupEstimates());
     Recording pass = run(seed, options, new OnePassScaleUp());
     assertThat(uids(pass.plan)).as("pods helped").containsAll(uids(old.plan));
@@ -90,10 +105,56 @@ class ScaleUpPlannerDifferentialTest {
     assertThat(uids(pass.plan)).hasSize(podCount);
   }
 
+  /**
+   * Cases (of {@link #cases}) where the pass decides worse than the per-group path by the expander's measure. Issue
+   * #15 asks for none; the pass of now is worse in 76 of these 160 (docs/performance.md, "Decisions against the
+   * per-group path", says why). This bound may only go down.
+   */
+  static final int MAX_WORSE = 76;
+
+  /**
+   * By the expander chain's own measures, what the loop scales up with the pass against the per-group path: the
+   * executed options (one group per loop, or every salvo round), compared expander by expander in chain order
+   * ({@link PlanMeasure#compare}); a tie on every measure is equal. Zonal spread is left out here: the two read it
+   * differently by design (CA counts only the zones of nodes that exist, so with none it puts a spread workload
+   * into one group's zone; the pass counts every zone the catalogue offers and spreads it), so their results for
+   * such pods answer different constraints.
+   */
+  @Test
+  void passDecidesWorseByTheExpandersMeasureInNoMoreCasesThanBefore() {
+    List<String> worse = new ArrayList<>();
+    cases().forEach(a -> {
+      String expander = (String) a.get()[0];
+      boolean salvo = (Boolean) a.get()[1];
+      long seed = (Long) a.get()[2];
+      AutoscalerOptions options = options(expander, salvo);
+      Recording old = run(seed, false, options, new PerGroupEstimates());
+      Recording pass = run(seed, false, options, new OnePassScaleUp());
+      PlanMeasure measure = new PlanMeasure(expander, groups(seed), PRIORITIES);
+      if (measure.compare(pass.executed, old.executed) > 0) {
+        worse.add(String.format("%s salvo=%s seed %d: pass %s, per-group %s", expander, salvo, seed,
+            measure.describe(pass.executed), measure.describe(old.executed)));
+      }
+    });
+    assertThat(worse).as("cases decided worse than the per-group path").hasSizeLessThanOrEqualTo(MAX_WORSE);
+  }
+
   private static Recording run(long seed, AutoscalerOptions options, ScaleUpPlanner planner) {
-    Fixtures.World w = world(seed);
+    return run(seed, true, options, planner);
+  }
+
+  private static Recording run(long seed, boolean zonalSpread, AutoscalerOptions options, ScaleUpPlanner planner) {
+    Fixtures.World w = world(seed, zonalSpread);
     Recording r = new Recording(planner);
     new Autoscaler(options, w, w, w, w, new AutoscalerState(options), SnapshotSimulation::new, r).runOnce(T0);
+    // the options the loop executed: the groups the provider was asked to grow
+    Set<String> grown = new HashSet<>();
+    for (String call : w.calls) {
+      if (call.startsWith("increase ")) {
+        grown.add(call.split(" ")[1]);
+      }
+    }
+    r.executed = r.plan.stream().filter(o -> grown.contains(o.group().id())).toList();
     return r;
   }
 
@@ -141,6 +202,14 @@ class ScaleUpPlannerDifferentialTest {
   private static final String[] POD_MEM = {"128Mi", "512Mi", "1Gi", "2Gi", "6Gi"};
 
   static Fixtures.World world(long seed) {
+    return world(seed, true);
+  }
+
+  /**
+   * The seeded cluster; without {@code zonalSpread}, the workloads that would spread over zones spread over
+   * hostnames instead (the same pods otherwise).
+   */
+  static Fixtures.World world(long seed, boolean zonalSpread) {
     Fixtures.World w = new Fixtures.World();
     List<NodeGroup> groups = groups(seed);
     for (NodeGroup g : groups) {
@@ -163,7 +232,7 @@ class ScaleUpPlannerDifferentialTest {
         case 1 -> p.getSpec().setNodeSelector(Map.of("pool", "batch"));
         case 2 -> p.getSpec().setTolerations(List.of(new TolerationBuilder().withKey("dedicated").withOperator("Exists").build()));
         case 3 -> p.getSpec().setTopologySpreadConstraints(List.of(new TopologySpreadConstraintBuilder().withMaxSkew(1)
-            .withTopologyKey(ZONE).withWhenUnsatisfiable("DoNotSchedule")
+            .withTopologyKey(zonalSpread ? ZONE : NodeGroupLabels.HOSTNAME).withWhenUnsatisfiable("DoNotSchedule")
             .withLabelSelector(new LabelSelectorBuilder().withMatchLabels(Map.of("app", "w" + k)).build()).build()));
         case 4 -> p.getSpec().setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
             .withRequiredDuringSchedulingIgnoredDuringExecution(new PodAffinityTermBuilder().withTopologyKey(NodeGroupLabels.HOSTNAME)
