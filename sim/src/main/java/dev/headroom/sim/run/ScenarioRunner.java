@@ -3,6 +3,7 @@ package dev.headroom.sim.run;
 import dev.headroom.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,46 +59,80 @@ public final class ScenarioRunner {
     int tasks = strategies.size() * seeds.size();
     long end = scenario.duration().toMillis();
     AtomicLongArray done = new AtomicLongArray(tasks);
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, tasks)), r -> {
-      Thread t = new Thread(r, "headroom-sim");
+    List<Callable<StrategyResult>> runs = new ArrayList<>(tasks);
+    for (int i = 0; i < strategies.size(); i++) {
+      for (int k = 0; k < seeds.size(); k++) {
+        int index = i * seeds.size() + k;
+        Scenario.Strategy s = strategies.get(i);
+        boolean ticks = firstSeedTicks && k == 0;
+        long seed = seeds.get(k);
+        runs.add(() -> {
+          Simulation sim = new Simulation(scenario, s, seed, now -> {
+            done.set(index, now);
+            if (progress != null) {
+              long sum = 0;
+              for (int j = 0; j < done.length(); j++) {
+                sum += done.get(j);
+              }
+              progress.accept((double) sum / ((double) end * done.length()));
+            }
+          });
+          return (ticks ? sim : sim.withoutTicks()).run();
+        });
+      }
+    }
+    List<StrategyResult> flat = inOrder(runs, threads, "headroom-sim", "simulation");
+    List<List<StrategyResult>> results = new ArrayList<>();
+    for (int i = 0; i < strategies.size(); i++) {
+      results.add(new ArrayList<>(flat.subList(i * seeds.size(), (i + 1) * seeds.size())));
+    }
+    return results;
+  }
+
+  /**
+   * Each strategy's runs pooled ({@link PooledResult#of}), strategies in parallel on up to {@code threads} threads:
+   * the bootstrap of a long run's waits takes about half a second of CPU per strategy, and the results do not
+   * depend on the order in which they are computed.
+   */
+  public static List<PooledResult> pool(List<List<StrategyResult>> runs, List<Long> seeds, int threads) {
+    List<Callable<PooledResult>> tasks = new ArrayList<>();
+    for (List<StrategyResult> perSeed : runs) {
+      tasks.add(() -> PooledResult.of(perSeed, seeds));
+    }
+    return inOrder(tasks, threads, "headroom-pool", "pooling");
+  }
+
+  /**
+   * Runs {@code tasks} on a fixed pool of up to {@code threads} daemon threads (in the calling thread when one
+   * suffices) and returns their results in task order, never in completion order. A task's RuntimeException is
+   * rethrown as it is.
+   */
+  static <T> List<T> inOrder(List<Callable<T>> tasks, int threads, String threadName, String what) {
+    int n = Math.max(1, Math.min(threads, tasks.size()));
+    List<T> out = new ArrayList<>(tasks.size());
+    if (n == 1) {
+      for (Callable<T> task : tasks) {
+        out.add(call(task));
+      }
+      return out;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
+      Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     });
     try {
-      List<Future<StrategyResult>> futures = new ArrayList<>(tasks);
-      for (int i = 0; i < strategies.size(); i++) {
-        for (int k = 0; k < seeds.size(); k++) {
-          int index = i * seeds.size() + k;
-          Scenario.Strategy s = strategies.get(i);
-          boolean ticks = firstSeedTicks && k == 0;
-          long seed = seeds.get(k);
-          futures.add(pool.submit(() -> {
-            Simulation sim = new Simulation(scenario, s, seed, now -> {
-              done.set(index, now);
-              if (progress != null) {
-                long sum = 0;
-                for (int j = 0; j < done.length(); j++) {
-                  sum += done.get(j);
-                }
-                progress.accept((double) sum / ((double) end * done.length()));
-              }
-            });
-            return (ticks ? sim : sim.withoutTicks()).run();
-          }));
-        }
+      List<Future<T>> futures = new ArrayList<>(tasks.size());
+      for (Callable<T> task : tasks) {
+        futures.add(pool.submit(task));
       }
-      List<List<StrategyResult>> results = new ArrayList<>();
-      for (int i = 0; i < strategies.size(); i++) {
-        List<StrategyResult> perSeed = new ArrayList<>();
-        for (int k = 0; k < seeds.size(); k++) {
-          perSeed.add(futures.get(i * seeds.size() + k).get());
-        }
-        results.add(perSeed);
+      for (Future<T> f : futures) {
+        out.add(f.get());
       }
-      return results;
+      return out;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("simulation interrupted", e);
+      throw new IllegalStateException(what + " interrupted", e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException re) {
         throw re;
@@ -108,45 +143,13 @@ public final class ScenarioRunner {
     }
   }
 
-  /**
-   * Each strategy's runs pooled ({@link PooledResult#of}), strategies in parallel on up to {@code threads} threads:
-   * the bootstrap of a long run's waits takes about half a second of CPU per strategy, and the results do not
-   * depend on the order in which they are computed.
-   */
-  public static List<PooledResult> pool(List<List<StrategyResult>> runs, List<Long> seeds, int threads) {
-    int n = Math.max(1, Math.min(threads, runs.size()));
-    if (n == 1) {
-      List<PooledResult> out = new ArrayList<>();
-      for (List<StrategyResult> perSeed : runs) {
-        out.add(PooledResult.of(perSeed, seeds));
-      }
-      return out;
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
-      Thread t = new Thread(r, "headroom-pool");
-      t.setDaemon(true);
-      return t;
-    });
+  private static <T> T call(Callable<T> task) {
     try {
-      List<Future<PooledResult>> futures = new ArrayList<>();
-      for (List<StrategyResult> perSeed : runs) {
-        futures.add(pool.submit(() -> PooledResult.of(perSeed, seeds)));
-      }
-      List<PooledResult> out = new ArrayList<>();
-      for (Future<PooledResult> f : futures) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("pooling interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdownNow();
+      return task.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
