@@ -146,31 +146,7 @@ public final class BatchSection {
     List<List<String>> rows = new ArrayList<>();
     rows.add(headers);
     rows.addAll(body);
-    int[] width = new int[headers.size()];
-    for (List<String> row : rows) {
-      for (int i = 0; i < row.size(); i++) {
-        width[i] = Math.max(width[i], row.get(i).length());
-      }
-    }
-    for (int r = 0; r < rows.size(); r++) {
-      List<String> row = rows.get(r);
-      for (int i = 0; i < row.size(); i++) {
-        String cell = row.get(i);
-        if (i == 0) {
-          b.append(cell).append(" ".repeat(width[i] - cell.length()));
-        } else {
-          b.append("  ").append(" ".repeat(width[i] - cell.length())).append(cell);
-        }
-      }
-      b.append('\n');
-      if (r == 0) {
-        int total = 0;
-        for (int w : width) {
-          total += w + 2;
-        }
-        b.append("-".repeat(total - 2)).append('\n');
-      }
-    }
+    TextTable.aligned(b, rows);
     b.append('\n');
   }
 

@@ -27,12 +27,6 @@ public final class TextTable {
           Numbers.fixed(s.nodeHours(), 2), Numbers.fixed(s.cost(), 2), Integer.toString(s.peakNodes()),
           Numbers.fixed(100 * s.meanUtilization(), 1) + "%"));
     }
-    int[] width = new int[rows.get(0).size()];
-    for (List<String> r : rows) {
-      for (int i = 0; i < r.size(); i++) {
-        width[i] = Math.max(width[i], r.get(i).length());
-      }
-    }
     StringBuilder b = new StringBuilder();
     b.append("Scenario ").append(report.scenario()).append(": ").append(duration(report.durationSeconds()))
         .append(" simulated, ").append(seeds(report.seeds())).append(", SLO pod wait <= ")
@@ -42,25 +36,7 @@ public final class TextTable {
     }
     Verdict.Result v = Verdict.of(report);
     b.append('\n').append(v.sentence()).append('\n').append('\n');
-    for (int r = 0; r < rows.size(); r++) {
-      List<String> row = rows.get(r);
-      for (int i = 0; i < row.size(); i++) {
-        String cell = row.get(i);
-        if (i == 0) {
-          b.append(cell).append(" ".repeat(width[i] - cell.length()));
-        } else {
-          b.append("  ").append(" ".repeat(width[i] - cell.length())).append(cell);
-        }
-      }
-      b.append('\n');
-      if (r == 0) {
-        int total = 0;
-        for (int w : width) {
-          total += w + 2;
-        }
-        b.append("-".repeat(total - 2)).append('\n');
-      }
-    }
+    aligned(b, rows);
     b.append('\n');
     for (Verdict.Change c : v.changes()) {
       if (!c.note().isEmpty()) {
@@ -108,5 +84,37 @@ public final class TextTable {
       return seconds / 60 + "m";
     }
     return seconds + "s";
+  }
+
+  /**
+   * Appends {@code rows} (the first is the header) as an aligned table: the first column left-aligned, the others
+   * right-aligned, two spaces apart, a dashed line under the header.
+   */
+  static void aligned(StringBuilder b, List<List<String>> rows) {
+    int[] width = new int[rows.get(0).size()];
+    for (List<String> row : rows) {
+      for (int i = 0; i < row.size(); i++) {
+        width[i] = Math.max(width[i], row.get(i).length());
+      }
+    }
+    for (int r = 0; r < rows.size(); r++) {
+      List<String> row = rows.get(r);
+      for (int i = 0; i < row.size(); i++) {
+        String cell = row.get(i);
+        if (i == 0) {
+          b.append(cell).append(" ".repeat(width[i] - cell.length()));
+        } else {
+          b.append("  ").append(" ".repeat(width[i] - cell.length())).append(cell);
+        }
+      }
+      b.append('\n');
+      if (r == 0) {
+        int total = 0;
+        for (int w : width) {
+          total += w + 2;
+        }
+        b.append("-".repeat(total - 2)).append('\n');
+      }
+    }
   }
 }
