@@ -2,6 +2,7 @@ package dev.headroom.controller.autoscaling;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.CapacityBufferStatus;
+import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.core.autoscaler.BufferStatusWriter;
 import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.StatusConditions;
@@ -47,7 +48,7 @@ public final class BufferConditionWriter implements BufferStatusWriter {
       try {
         base = client.resources(CapacityBuffer.class).inNamespace(ns).withName(name).get();
       } catch (KubernetesClientException e) {
-        LOG.warn("reading buffer {}/{} before writing its conditions failed: {}", ns, name, e.getMessage());
+        LOG.warn("reading buffer {}/{} before writing its conditions failed: {}", ns, name, ApiErrors.message(e));
         return;
       }
       if (base == null || !java.util.Objects.equals(base.getMetadata().getUid(), buffer.getMetadata().getUid())) {
@@ -70,7 +71,7 @@ public final class BufferConditionWriter implements BufferStatusWriter {
           return;
         }
         if (e.getCode() != 409) {
-          LOG.warn("writing autoscaler conditions of buffer {}/{} failed: {}", ns, name, e.getMessage());
+          LOG.warn("writing autoscaler conditions of buffer {}/{} failed: {}", ns, name, ApiErrors.message(e));
           return;
         }
       }

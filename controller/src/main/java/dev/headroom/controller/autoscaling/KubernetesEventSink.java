@@ -1,6 +1,7 @@
 package dev.headroom.controller.autoscaling;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.core.autoscaler.EventRecord;
 import dev.headroom.core.autoscaler.EventSink;
 import dev.headroom.core.autoscaler.ObjectRef;
@@ -88,7 +89,7 @@ public final class KubernetesEventSink implements EventSink {
         client.v1().events().inNamespace(namespace).resource(event).create();
         written.incrementAndGet();
       } catch (KubernetesClientException ex) {
-        LOG.warn("recording event {} on {} {}/{} failed: {}", e.reason(), subject.kind(), objectNamespace, subject.name(), ex.getMessage());
+        LOG.warn("recording event {} on {} {}/{} failed: {}", e.reason(), subject.kind(), objectNamespace, subject.name(), ApiErrors.message(ex));
       }
     });
   }

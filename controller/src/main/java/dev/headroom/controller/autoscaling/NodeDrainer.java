@@ -1,5 +1,6 @@
 package dev.headroom.controller.autoscaling;
 
+import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.autoscaler.VirtualPods;
@@ -141,7 +142,7 @@ public final class NodeDrainer implements NodeGroupProvider {
         return n;
       });
     } catch (KubernetesClientException e) {
-      LOG.warn("removing the deletion taint from node {} failed: {}", node, e.getMessage());
+      LOG.warn("removing the deletion taint from node {} failed: {}", node, ApiErrors.message(e));
     }
   }
 

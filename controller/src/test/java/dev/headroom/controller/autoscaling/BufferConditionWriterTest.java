@@ -2,12 +2,17 @@ package dev.headroom.controller.autoscaling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.autoscaler.EventRecord;
 import dev.headroom.core.autoscaler.ObjectRef;
 import dev.headroom.core.buffer.BufferConditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -15,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The buffer condition writer and the event sink against the CRUD mock server. */
 @EnableKubernetesMockClient(crud = true)
@@ -79,6 +85,34 @@ class BufferConditionWriterTest {
       assertThat(x.getInvolvedObject().getName()).isEqualTo("headroom-system");
       assertThat(x.getInvolvedObject().getNamespace()).isNull();
       assertThat(x.getInvolvedObject().getApiVersion()).isEqualTo("v1");
+    });
+  }
+
+  private static final String FORBIDDEN =
+      "capacitybuffers.autoscaling.x-k8s.io \"b\" is forbidden: User \"headroom\" cannot get resource \"capacitybuffers\"";
+
+  @Test
+  void aFailedReadIsLoggedWithTheServersMessageNotTheWholeStatusObject() {
+    ClusterFixture f = new ClusterFixture(client, ClusterFixture.options().build(), x -> null);
+    CapacityBuffer b = f.buffer("b", 2, "1", "1Gi");
+    server.expect().get()
+        .withPath("/apis/" + CapacityBuffer.GROUP + "/" + CapacityBuffer.VERSION + "/namespaces/" + ClusterFixture.NS + "/capacitybuffers/b")
+        .andReturn(403, new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
+            .withMessage(FORBIDDEN).build())
+        .once();
+    Logger logger = (Logger) LoggerFactory.getLogger(BufferConditionWriter.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      new BufferConditionWriter(client).writeConditions(b, b.getStatus().getConditions());
+    } finally {
+      logger.detachAppender(appender);
+    }
+    assertThat(appender.list).singleElement().satisfies(e -> {
+      assertThat(e.getLevel()).isEqualTo(Level.WARN);
+      assertThat(e.getFormattedMessage())
+          .isEqualTo("reading buffer default/b before writing its conditions failed: " + FORBIDDEN);
     });
   }
 }

@@ -2,6 +2,7 @@ package dev.headroom.controller.provider.clusterapi;
 
 import static dev.headroom.controller.provider.clusterapi.ClusterApiNames.*;
 
+import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.nodegroup.GoDuration;
@@ -395,7 +396,7 @@ public final class ClusterApiProvider implements NodeGroupProvider {
           machine.patch(PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"annotations\":{\"" + annotationKey(DELETE_MACHINE) + "\":null}}}");
         } catch (KubernetesClientException undo) {
-          LOG.warn("removing {} from machine {} failed: {}", annotationKey(DELETE_MACHINE), m.getMetadata().getName(), undo.getMessage());
+          LOG.warn("removing {} from machine {} failed: {}", annotationKey(DELETE_MACHINE), m.getMetadata().getName(), ApiErrors.message(undo));
         }
         throw e;
       }

@@ -1,5 +1,6 @@
 package dev.headroom.controller.provider.kwok;
 
+import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.nodegroup.NodeGroup;
@@ -131,7 +132,7 @@ public final class KwokProvider implements NodeGroupProvider {
         markReady(n.getMetadata().getName(), now);
         promoted++;
       } catch (KubernetesClientException e) {
-        LOG.warn("node {}: marking Ready failed: {}", n.getMetadata().getName(), e.getMessage());
+        LOG.warn("node {}: marking Ready failed: {}", n.getMetadata().getName(), ApiErrors.message(e));
       }
     }
     return promoted;
