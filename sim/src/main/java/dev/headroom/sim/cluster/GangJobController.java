@@ -84,14 +84,7 @@ public final class GangJobController {
       }
       return;
     }
-    long every = spec.every().toMillis();
-    while (at < endMillis) {
-      cluster.events().at(at, Phase.CONTROLLER, this::arrive);
-      if (every <= 0) {
-        break;
-      }
-      at += every;
-    }
+    cluster.events().every(at, spec.every().toMillis(), endMillis, Phase.CONTROLLER, this::arrive);
   }
 
   /** The PodGroups of the jobs that have workers now ({@code minMember = workers}). */

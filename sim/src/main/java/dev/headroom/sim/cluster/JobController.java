@@ -40,15 +40,7 @@ public final class JobController {
 
   /** Schedules the arrivals. */
   public void start() {
-    long at = spec.start().toMillis();
-    long every = spec.every().toMillis();
-    while (at < endMillis) {
-      cluster.events().at(at, Phase.CONTROLLER, this::arrive);
-      if (every <= 0) {
-        break;
-      }
-      at += every;
-    }
+    cluster.events().every(spec.start().toMillis(), spec.every().toMillis(), endMillis, Phase.CONTROLLER, this::arrive);
   }
 
   /** Jobs started so far. */

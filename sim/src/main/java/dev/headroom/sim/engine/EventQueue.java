@@ -65,6 +65,19 @@ public final class EventQueue {
     at(clock.millis() + Math.max(0, delayMillis), phase, action);
   }
 
+  /**
+   * Schedules an action at {@code firstMillis} and then every {@code everyMillis} before {@code endMillis}; once
+   * when {@code everyMillis} is not positive (a fixed arrival schedule).
+   */
+  public void every(long firstMillis, long everyMillis, long endMillis, Phase phase, Runnable action) {
+    for (long t = firstMillis; t < endMillis; t += everyMillis) {
+      at(t, phase, action);
+      if (everyMillis <= 0) {
+        break;
+      }
+    }
+  }
+
   /** Runs every action scheduled up to and including {@code endMillis}; later ones stay queued. */
   public void runUntil(long endMillis) {
     while (!queue.isEmpty() && queue.peek().time() <= endMillis) {

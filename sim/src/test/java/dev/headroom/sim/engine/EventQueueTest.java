@@ -34,6 +34,22 @@ class EventQueueTest {
   }
 
   @Test
+  void aFixedScheduleRunsFromItsStartEveryStepUntilTheEndOrOnceWithoutAStep() {
+    VirtualClock clock = new VirtualClock();
+    EventQueue q = new EventQueue(clock);
+    List<Long> every = new ArrayList<>();
+    List<Long> once = new ArrayList<>();
+    List<Long> none = new ArrayList<>();
+    q.every(1000, 1500, 5500, Phase.CONTROLLER, () -> every.add(clock.millis()));
+    q.every(2000, 0, 5500, Phase.CONTROLLER, () -> once.add(clock.millis()));
+    q.every(6000, 100, 5500, Phase.CONTROLLER, () -> none.add(clock.millis()));
+    q.runUntil(10_000);
+    assertThat(every).containsExactly(1000L, 2500L, 4000L);
+    assertThat(once).containsExactly(2000L);
+    assertThat(none).isEmpty();
+  }
+
+  @Test
   void actionsInThePastRunNowAndTimeNeverGoesBack() {
     VirtualClock clock = new VirtualClock();
     EventQueue q = new EventQueue(clock);
