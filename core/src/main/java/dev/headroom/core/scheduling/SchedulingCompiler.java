@@ -42,12 +42,22 @@ import java.util.TreeMap;
  */
 public final class SchedulingCompiler {
 
-  /** Annotation that marks a Cluster Autoscaler CapacityBuffer virtual pod (value {@link #CA_FAKE_POD_VALUE}). */
+  /**
+   * Annotation that marks a CapacityBuffer virtual pod (value {@link #CA_FAKE_POD_VALUE}; capacitybuffer spec §7.4), the
+   * Cluster Autoscaler's marker, which {@code autoscaler.VirtualPods} writes. The one definition of the markers: the
+   * compiler (lowest of the users) reads them, everything above through {@link #isVirtual(Map)}.
+   */
   public static final String CA_FAKE_POD_ANNOTATION = "podType";
   /** Value of {@link #CA_FAKE_POD_ANNOTATION} on virtual pods. */
   public static final String CA_FAKE_POD_VALUE = "capacityBufferFakePod";
-  /** Karpenter's virtual-pod annotation (value "true"). */
+  /** Karpenter's virtual-pod annotation (value "true"), recognised when reading. */
   public static final String KARPENTER_FAKE_POD_ANNOTATION = "karpenter.sh/capacity-buffer-fake-pod";
+
+  /** True iff these pod annotations carry a virtual-pod marker (the CA's or Karpenter's). */
+  public static boolean isVirtual(Map<String, String> annotations) {
+    return CA_FAKE_POD_VALUE.equals(annotations.get(CA_FAKE_POD_ANNOTATION))
+        || "true".equals(annotations.get(KARPENTER_FAKE_POD_ANNOTATION));
+  }
   /** Taint key that marks cordoned nodes; tolerating it lets a pod onto an unschedulable node. */
   public static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 
@@ -221,8 +231,7 @@ public final class SchedulingCompiler {
     Map<String, String> labels = intern(meta.getLabels());
     boolean terminating = terminating(meta);
     Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-    boolean virtual =
-        CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
+    boolean virtual = isVirtual(ann);
     String controller = null;
     boolean daemonSetOrMirror = ann.containsKey(MIRROR_POD_ANNOTATION);
     if (meta.getOwnerReferences() != null) {
