@@ -252,9 +252,8 @@ public final class Autoscaler {
     boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
     if (options.scaleDownEnabled() && up.result() != ScaleUpResult.ScaleUpInCooldown && !scaleUpHappened) {
       ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, loop::emit);
-      sdPlan = planner.plan(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts, nodeFacts.destinationNames(),
-          loop.placeholders, notStarted,
-          cluster.podDisruptionBudgets());
+      sdPlan = planner.plan(new ScaleDownPlanner.Input(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts,
+          nodeFacts.destinationNames(), loop.placeholders, notStarted, cluster.podDisruptionBudgets()));
       scaleDown = planner.actuate(now, sdPlan, loop.groups, nodeByName);
     }
     // 15. Min-size enforcement.

@@ -1,6 +1,7 @@
 package dev.headroom.core.autoscaler;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.core.scheduling.SchedulingCompiler;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -21,12 +22,6 @@ import java.util.Set;
  */
 public final class VirtualPods {
 
-  /** Marker annotation key of a virtual pod (the CA marker). */
-  public static final String POD_TYPE_ANNOTATION = "podType";
-  /** Marker annotation value of a virtual pod. */
-  public static final String FAKE_POD_TYPE = "capacityBufferFakePod";
-  /** Karpenter's marker, recognised when reading. */
-  public static final String KARPENTER_FAKE_POD_ANNOTATION = "karpenter.sh/capacity-buffer-fake-pod";
   /** Safe-to-evict annotation key. */
   public static final String SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict";
   /** Owner reference apiVersion. */
@@ -38,13 +33,12 @@ public final class VirtualPods {
 
   private VirtualPods() {}
 
-  /** True iff the pod carries a virtual-pod marker. */
+  /** True iff the pod carries a virtual-pod marker ({@link SchedulingCompiler#isVirtual(Map)}). */
   public static boolean isVirtual(Pod pod) {
     if (pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null) {
       return false;
     }
-    Map<String, String> a = pod.getMetadata().getAnnotations();
-    return FAKE_POD_TYPE.equals(a.get(POD_TYPE_ANNOTATION)) || "true".equals(a.get(KARPENTER_FAKE_POD_ANNOTATION));
+    return SchedulingCompiler.isVirtual(pod.getMetadata().getAnnotations());
   }
 
   /** Name of chunk {@code i} (1-based). */
@@ -73,7 +67,7 @@ public final class VirtualPods {
       base.setAffinity(withSameDomain(base.getAffinity(), bm, topologyKey));
     }
     Map<String, String> annotations = new LinkedHashMap<>(tm.getAnnotations() == null ? Map.of() : tm.getAnnotations());
-    annotations.put(POD_TYPE_ANNOTATION, FAKE_POD_TYPE);
+    annotations.put(SchedulingCompiler.CA_FAKE_POD_ANNOTATION, SchedulingCompiler.CA_FAKE_POD_VALUE);
     annotations.put(SAFE_TO_EVICT, "true");
     List<String> finalizers = tm.getFinalizers() == null ? List.of() : List.copyOf(tm.getFinalizers());
     // Like the spec, labels, annotations, finalizers and the owner reference are shared, unmodifiable, by all

@@ -18,6 +18,38 @@ import java.util.Map;
  */
 public final class CompiledPod {
 
+  /**
+   * Who the pod is: the only inputs in which pods of one compiled shape differ ({@link #withIdentity}).
+   *
+   * @param pod the original fabric8 pod
+   * @param name pod name
+   * @param uid UID, or namespace/name when the pod has none
+   * @param controllerUid UID of the controlling owner reference, or null
+   * @param daemonSetOrMirror DaemonSet-controlled (owner reference) or mirror (annotation) pod
+   */
+  record Identity(Pod pod, String name, String uid, String controllerUid, boolean daemonSetOrMirror) {}
+
+  /**
+   * What the pod asks of one node on its own: NodeName, NodeAffinity, TaintToleration and NodePorts read these.
+   *
+   * @param nodeName {@code spec.nodeName}, or null
+   * @param nodeAffinity node selector and required node affinity
+   * @param tolerations tolerations
+   * @param hostPorts requested host ports (containers, and restartable init containers)
+   */
+  record NodeConstraints(String nodeName, NodeAffinityMatcher nodeAffinity, List<Toleration> tolerations,
+      List<HostPort> hostPorts) {}
+
+  /**
+   * What the pod asks of the pods around it: InterPodAffinity and PodTopologySpread read these.
+   *
+   * @param affinity required pod-affinity terms
+   * @param antiAffinity required pod-anti-affinity terms
+   * @param spread DoNotSchedule topology spread constraints
+   */
+  record InterPodConstraints(List<AffinityTerm> affinity, List<AffinityTerm> antiAffinity, List<SpreadConstraint> spread) {}
+
+  // Flat final fields: the filters read them for every pod and node they test.
   private final Pod pod;
   private final String namespace;
   private final String name;
@@ -38,37 +70,31 @@ public final class CompiledPod {
   private final boolean terminating;
   private final int priority;
   private final String controllerUid;
+  private final boolean daemonSetOrMirror;
   private final long signature;
   private final int classId;
 
-  CompiledPod(
-      Pod pod,
-      String namespace,
-      String name,
-      String uid,
-      Map<String, String> labels,
-      Map<String, Long> requestMap,
-      long[] requests,
-      String nodeName,
-      NodeAffinityMatcher nodeAffinity,
-      List<Toleration> tolerations,
-      List<HostPort> hostPorts,
-      List<AffinityTerm> affinity,
-      List<AffinityTerm> antiAffinity,
-      List<SpreadConstraint> spread,
-      List<String> unsupported,
-      boolean virtual,
-      boolean terminating,
-      int priority,
-      String controllerUid,
-      long signature,
-      int classId) {
-    this.pod = pod;
-    this.namespace = namespace;
-    this.name = name;
-    this.uid = uid;
-    this.labels = labels;
-    this.requestMap = requestMap;
+  /**
+   * A compiled pod.
+   *
+   * @param identity who the pod is
+   * @param inputs everything the predicates read (the equivalence-class key)
+   * @param requests {@code inputs.requests()} as a dense vector over the compiler's {@link ResourceIds}
+   * @param virtual a CapacityBuffer virtual pod
+   * @param priority {@code spec.priority} (0 when unset)
+   * @param signature {@code inputs.hash()}
+   * @param classId the equivalence class of {@code inputs}
+   */
+  CompiledPod(Identity identity, SchedulingCompiler.SchedulingKey inputs, long[] requests, boolean virtual, int priority,
+      long signature, int classId) {
+    this.pod = identity.pod();
+    this.name = identity.name();
+    this.uid = identity.uid();
+    this.controllerUid = identity.controllerUid();
+    this.daemonSetOrMirror = identity.daemonSetOrMirror();
+    this.namespace = inputs.namespace();
+    this.labels = inputs.labels();
+    this.requestMap = inputs.requests();
     this.requests = requests;
     int n = 0;
     for (long r : requests) {
@@ -83,41 +109,36 @@ public final class CompiledPod {
         requestIds[n++] = i;
       }
     }
-    this.nodeName = nodeName;
-    this.nodeAffinity = nodeAffinity;
-    this.tolerations = tolerations;
-    this.hostPorts = hostPorts;
-    this.affinity = affinity;
-    this.antiAffinity = antiAffinity;
-    this.spread = spread;
-    this.unsupported = unsupported;
+    NodeConstraints node = inputs.node();
+    this.nodeName = node.nodeName();
+    this.nodeAffinity = node.nodeAffinity();
+    this.tolerations = node.tolerations();
+    this.hostPorts = node.hostPorts();
+    InterPodConstraints interPod = inputs.interPod();
+    this.affinity = interPod.affinity();
+    this.antiAffinity = interPod.antiAffinity();
+    this.spread = interPod.spread();
+    this.unsupported = inputs.unsupported();
+    this.terminating = inputs.terminating();
     this.virtual = virtual;
-    this.terminating = terminating;
     this.priority = priority;
-    this.controllerUid = controllerUid;
     this.signature = signature;
     this.classId = classId;
   }
-
-  /** DaemonSet-controlled or mirror pod (set by the compiler from the owner reference and annotations). */
-  private boolean daemonSetOrMirror;
 
   /** True for a DaemonSet-controlled or mirror (static) pod. */
   public boolean isDaemonSetOrMirror() {
     return daemonSetOrMirror;
   }
 
-  CompiledPod daemonSetOrMirror(boolean b) {
-    this.daemonSetOrMirror = b;
-    return this;
-  }
-
   /** The same compiled shape for another pod of identical scheduling inputs (only identity differs). */
-  private CompiledPod(CompiledPod shape, Pod pod, String name, String uid, String controllerUid) {
-    this.pod = pod;
+  private CompiledPod(CompiledPod shape, Identity identity) {
+    this.pod = identity.pod();
+    this.name = identity.name();
+    this.uid = identity.uid();
+    this.controllerUid = identity.controllerUid();
+    this.daemonSetOrMirror = identity.daemonSetOrMirror();
     this.namespace = shape.namespace;
-    this.name = name;
-    this.uid = uid;
     this.labels = shape.labels;
     this.requestMap = shape.requestMap;
     this.requests = shape.requests;
@@ -133,14 +154,13 @@ public final class CompiledPod {
     this.virtual = shape.virtual;
     this.terminating = shape.terminating;
     this.priority = shape.priority;
-    this.controllerUid = controllerUid;
     this.signature = shape.signature;
     this.classId = shape.classId;
   }
 
   /** A pod that shares this one's compiled scheduling inputs (spec, namespace, labels, flags). */
-  CompiledPod withIdentity(Pod pod, String name, String uid, String controllerUid) {
-    return new CompiledPod(this, pod, name, uid, controllerUid);
+  CompiledPod withIdentity(Identity identity) {
+    return new CompiledPod(this, identity);
   }
 
   /** The original fabric8 pod. */

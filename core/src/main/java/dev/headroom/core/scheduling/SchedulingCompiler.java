@@ -42,12 +42,22 @@ import java.util.TreeMap;
  */
 public final class SchedulingCompiler {
 
-  /** Annotation that marks a Cluster Autoscaler CapacityBuffer virtual pod (value {@link #CA_FAKE_POD_VALUE}). */
+  /**
+   * Annotation that marks a CapacityBuffer virtual pod (value {@link #CA_FAKE_POD_VALUE}; capacitybuffer spec §7.4), the
+   * Cluster Autoscaler's marker, which {@code autoscaler.VirtualPods} writes. The one definition of the markers: the
+   * compiler (lowest of the users) reads them, everything above through {@link #isVirtual(Map)}.
+   */
   public static final String CA_FAKE_POD_ANNOTATION = "podType";
   /** Value of {@link #CA_FAKE_POD_ANNOTATION} on virtual pods. */
   public static final String CA_FAKE_POD_VALUE = "capacityBufferFakePod";
-  /** Karpenter's virtual-pod annotation (value "true"). */
+  /** Karpenter's virtual-pod annotation (value "true"), recognised when reading. */
   public static final String KARPENTER_FAKE_POD_ANNOTATION = "karpenter.sh/capacity-buffer-fake-pod";
+
+  /** True iff these pod annotations carry a virtual-pod marker (the CA's or Karpenter's). */
+  public static boolean isVirtual(Map<String, String> annotations) {
+    return CA_FAKE_POD_VALUE.equals(annotations.get(CA_FAKE_POD_ANNOTATION))
+        || "true".equals(annotations.get(KARPENTER_FAKE_POD_ANNOTATION));
+  }
   /** Taint key that marks cordoned nodes; tolerating it lets a pod onto an unschedulable node. */
   public static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 
@@ -78,18 +88,23 @@ public final class SchedulingCompiler {
     return Math.max(shapesBySpecInstance.size(), detachedShapesBySpecInstance.size());
   }
 
-  /** Everything the predicates read from a pod; equal keys mean one equivalence class. */
+  /**
+   * Everything the predicates read from a pod; equal keys mean one equivalence class.
+   *
+   * @param namespace namespace ("default" when unset)
+   * @param labels interned labels
+   * @param requests effective requests by resource name in milli-units
+   * @param node the node-level constraints
+   * @param interPod the inter-pod constraints
+   * @param unsupported fields the simulation does not implement
+   * @param terminating the pod has a deletion timestamp
+   */
   record SchedulingKey(
       String namespace,
       Map<String, String> labels,
       Map<String, Long> requests,
-      String nodeName,
-      NodeAffinityMatcher nodeAffinity,
-      List<Toleration> tolerations,
-      List<HostPort> hostPorts,
-      List<AffinityTerm> affinity,
-      List<AffinityTerm> antiAffinity,
-      List<SpreadConstraint> spread,
+      CompiledPod.NodeConstraints node,
+      CompiledPod.InterPodConstraints interPod,
       List<String> unsupported,
       boolean terminating) {
 
@@ -97,13 +112,13 @@ public final class SchedulingCompiler {
       long h = Signature.of(namespace);
       h = Signature.seq(h, Signature.of(labels));
       h = Signature.seq(h, Signature.of(requests));
-      h = Signature.seq(h, Signature.of(nodeName));
-      h = Signature.seq(h, Signature.any(nodeAffinity));
-      h = Signature.seq(h, Signature.ofSet(tolerations));
-      h = Signature.seq(h, Signature.ofList(hostPorts));
-      h = Signature.seq(h, Signature.ofList(affinity));
-      h = Signature.seq(h, Signature.ofList(antiAffinity));
-      h = Signature.seq(h, Signature.ofList(spread));
+      h = Signature.seq(h, Signature.of(node.nodeName()));
+      h = Signature.seq(h, Signature.any(node.nodeAffinity()));
+      h = Signature.seq(h, Signature.ofSet(node.tolerations()));
+      h = Signature.seq(h, Signature.ofList(node.hostPorts()));
+      h = Signature.seq(h, Signature.ofList(interPod.affinity()));
+      h = Signature.seq(h, Signature.ofList(interPod.antiAffinity()));
+      h = Signature.seq(h, Signature.ofList(interPod.spread()));
       h = Signature.seq(h, Signature.ofList(unsupported));
       return Signature.seq(h, terminating ? 1 : 2);
     }
@@ -216,8 +231,7 @@ public final class SchedulingCompiler {
     Map<String, String> labels = intern(meta.getLabels());
     boolean terminating = terminating(meta);
     Map<String, String> ann = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-    boolean virtual =
-        CA_FAKE_POD_VALUE.equals(ann.get(CA_FAKE_POD_ANNOTATION)) || "true".equals(ann.get(KARPENTER_FAKE_POD_ANNOTATION));
+    boolean virtual = isVirtual(ann);
     String controller = null;
     boolean daemonSetOrMirror = ann.containsKey(MIRROR_POD_ANNOTATION);
     if (meta.getOwnerReferences() != null) {
@@ -231,13 +245,13 @@ public final class SchedulingCompiler {
     }
     Map<PodSpec, CompiledPod> shapes = detached ? detachedShapesBySpecInstance : shapesBySpecInstance;
     CompiledPod same = shapes.get(spec);
+    CompiledPod.Identity identity = new CompiledPod.Identity(pod, name, uid, controller, daemonSetOrMirror);
     String specNodeName = detached || spec.getNodeName() == null || spec.getNodeName().isEmpty() ? null : spec.getNodeName();
     if (same != null && same.namespace().equals(namespace) && same.labels() == labels && same.isVirtual() == virtual
         && same.isTerminating() == terminating && java.util.Objects.equals(same.nodeName(), specNodeName)) {
-      return same.withIdentity(pod, name, uid, controller).daemonSetOrMirror(daemonSetOrMirror);
+      return same.withIdentity(identity);
     }
-    CompiledPod compiled = compileShape(pod, meta, spec, specNodeName, namespace, name, uid, labels, terminating, virtual,
-        controller).daemonSetOrMirror(daemonSetOrMirror);
+    CompiledPod compiled = compileShape(identity, spec, specNodeName, namespace, labels, terminating, virtual);
     if (same == null && pod.getSpec() != null) {
       if (shapes.size() >= SPEC_MEMO_LIMIT) {
         shapes.clear();
@@ -252,8 +266,8 @@ public final class SchedulingCompiler {
     return meta != null && meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
   }
 
-  private CompiledPod compileShape(Pod pod, ObjectMeta meta, PodSpec spec, String nodeName, String namespace, String name,
-      String uid, Map<String, String> labels, boolean terminating, boolean virtual, String controller) {
+  private CompiledPod compileShape(CompiledPod.Identity identity, PodSpec spec, String nodeName, String namespace,
+      Map<String, String> labels, boolean terminating, boolean virtual) {
     List<String> unsupported = new ArrayList<>();
 
     Map<String, Long> requestMap = EffectiveRequests.of(spec);
@@ -293,14 +307,12 @@ public final class SchedulingCompiler {
     List<String> unsupportedList = List.copyOf(new LinkedHashSet<>(unsupported));
     SchedulingKey key =
         new SchedulingKey(
-            namespace, labels, requestMap, nodeName, nodeAffinity, tolerations, ports, affinity, anti, spread,
-            unsupportedList, terminating);
+            namespace, labels, requestMap, new CompiledPod.NodeConstraints(nodeName, nodeAffinity, tolerations, ports),
+            new CompiledPod.InterPodConstraints(affinity, anti, spread), unsupportedList, terminating);
     long signature = key.hash();
     int classId = classOf(signature, key);
     int priority = spec.getPriority() == null ? 0 : spec.getPriority();
-    return new CompiledPod(
-        pod, namespace, name, uid, labels, requestMap, requests, nodeName, nodeAffinity, tolerations, ports,
-        affinity, anti, spread, unsupportedList, virtual, terminating, priority, controller, signature, classId);
+    return new CompiledPod(identity, key, requests, virtual, priority, signature, classId);
   }
 
   private int classOf(long signature, SchedulingKey key) {

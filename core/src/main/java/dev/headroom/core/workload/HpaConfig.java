@@ -84,22 +84,10 @@ public record HpaConfig(
         cpuInitializationPeriod, initialReadinessDelay, keda);
   }
 
-  /** A copy with another cluster tolerance. */
-  public HpaConfig withTolerance(Tolerance t) {
-    return new HpaConfig(metrics, minReplicas, maxReplicas, behavior, t, syncPeriod, downscaleStabilization,
-        cpuInitializationPeriod, initialReadinessDelay, keda);
-  }
-
   /** A copy with another sync period. */
   public HpaConfig withSyncPeriod(Duration d) {
     return new HpaConfig(metrics, minReplicas, maxReplicas, behavior, tolerance, d, downscaleStabilization,
         cpuInitializationPeriod, initialReadinessDelay, keda);
-  }
-
-  /** A copy with other pod-readiness timings. */
-  public HpaConfig withReadinessTimings(Duration cpuInitialization, Duration readinessDelay) {
-    return new HpaConfig(metrics, minReplicas, maxReplicas, behavior, tolerance, syncPeriod, downscaleStabilization,
-        cpuInitialization, readinessDelay, keda);
   }
 
   /** A copy with KEDA fields (null = plain HPA). */

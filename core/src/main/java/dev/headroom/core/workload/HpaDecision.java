@@ -54,9 +54,4 @@ public record HpaDecision(
     Objects.requireNonNull(error, "error");
     proposals = List.copyOf(proposals);
   }
-
-  /** True when the count changes. */
-  public boolean rescale() {
-    return replicas != previous;
-  }
 }

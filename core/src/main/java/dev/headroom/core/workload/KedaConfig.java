@@ -76,12 +76,6 @@ public record KedaConfig(
         activationThresholds, fallback, paused, scaleInPaused);
   }
 
-  /** A copy with another polling interval and cooldown. */
-  public KedaConfig withTiming(Duration polling, Duration cooldown) {
-    return new KedaConfig(polling, cooldown, initialCooldownPeriod, minReplicaCount, maxReplicaCount, idleReplicaCount,
-        activationThresholds, fallback, paused, scaleInPaused);
-  }
-
   /** A copy with activation thresholds (milli-units by metric name). */
   public KedaConfig withActivationThresholds(Map<String, Long> thresholds) {
     return new KedaConfig(pollingInterval, cooldownPeriod, initialCooldownPeriod, minReplicaCount, maxReplicaCount,

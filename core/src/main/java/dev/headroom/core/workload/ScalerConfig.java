@@ -2,7 +2,6 @@ package dev.headroom.core.workload;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -59,10 +58,5 @@ public record ScalerConfig(List<MetricSpec> metrics, int min, int max, double ac
       r = max;
     }
     return r;
-  }
-
-  /** The same config with other metrics. */
-  public ScalerConfig withMetrics(List<MetricSpec> newMetrics) {
-    return new ScalerConfig(Objects.requireNonNull(newMetrics), min, max, activation, cooldown);
   }
 }

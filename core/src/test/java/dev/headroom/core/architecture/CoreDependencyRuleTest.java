@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +23,14 @@ import org.junit.jupiter.api.Test;
  * reads every class file's constant pool, so it sees each class, method and field a class refers to, including
  * those only in signatures. Exception types are allowed: naming why a caller's read failed
  * ({@code InputText.whyUnreadable}) does no I/O.
+ *
+ * <p>The determinism rule, checked on the same classes' bytecode: no method reads the wall clock
+ * ({@code Instant.now()} and the other {@code java.time} {@code now} without a {@code Clock},
+ * {@code System.currentTimeMillis}, {@code System.nanoTime}, {@code Clock.system*}) or unseeded randomness
+ * ({@code Math.random}, {@code ThreadLocalRandom}, {@code new Random()}, {@code SecureRandom},
+ * {@code UUID.randomUUID}); method references and lambdas count. Time comes through the loop's {@code now} (the
+ * caller's clock), randomness from a {@code Random} seeded by the options. A violation names the class, its method
+ * and the call.
  */
 class CoreDependencyRuleTest {
 
@@ -45,26 +51,192 @@ class CoreDependencyRuleTest {
   /** Fields of {@code java.lang.System} that are the process's console. */
   static final Set<String> BANNED_SYSTEM_FIELDS = Set.of("in", "out", "err");
 
-  private static final Pattern DESCRIPTOR_CLASS = Pattern.compile("L([A-Za-z0-9_$/]+)[;<]");
-
   @Test
   void coreMainClassesUseNoKubernetesClientTypeAndDoNoIo() throws IOException, URISyntaxException {
-    Path classes = Path.of(AutoscalerOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    assertThat(classes.resolve("dev/headroom/core")).as("core's main classes at " + classes).isDirectory();
+    Path classes = coreMainClasses();
     List<String> violations = new ArrayList<>();
     int scanned = 0;
-    try (Stream<Path> files = Files.walk(classes)) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".class")).sorted().toList()) {
-        scanned++;
-        try (InputStream in = Files.newInputStream(file)) {
-          for (String v : violations(new DataInputStream(in))) {
-            violations.add(classes.relativize(file) + " uses " + v);
-          }
+    for (Path file : classFiles(classes)) {
+      scanned++;
+      try (InputStream in = Files.newInputStream(file)) {
+        for (String v : violations(new DataInputStream(in))) {
+          violations.add(classes.relativize(file) + " uses " + v);
         }
       }
     }
     assertThat(scanned).as("class files scanned").isGreaterThan(100);
     assertThat(violations).as("core must use no Kubernetes client type and do no I/O (move it behind a port)").isEmpty();
+  }
+
+  @Test
+  void coreMainClassesReadNoWallClockAndNoUnseededRandomness() throws IOException, URISyntaxException {
+    List<String> violations = new ArrayList<>();
+    int scanned = 0;
+    for (Path file : classFiles(coreMainClasses())) {
+      scanned++;
+      try (InputStream in = Files.newInputStream(file)) {
+        violations.addAll(nondeterminism(ClassFile.read(new DataInputStream(in))));
+      }
+    }
+    assertThat(scanned).as("class files scanned").isGreaterThan(100);
+    assertThat(violations)
+        .as("core must be deterministic: time comes through the loop's now or a Clock passed in, randomness from a "
+            + "seeded Random")
+        .isEmpty();
+  }
+
+  @Test
+  void theDeterminismRuleNamesClassMethodAndWhatItCalls() throws IOException {
+    assertThat(nondeterminism(fixture(ReadsTheClock.class))).containsExactly(
+        ReadsTheClock.class.getName() + ".stamp calls java.time.Instant.now() (the wall clock)",
+        ReadsTheClock.class.getName() + ".millis calls java.lang.System.currentTimeMillis() (the wall clock)",
+        ReadsTheClock.class.getName() + ".elapsed calls java.lang.System.nanoTime() (the wall clock)",
+        ReadsTheClock.class.getName() + ".today calls java.time.LocalDate.now(java.time.ZoneId) (the wall clock)",
+        ReadsTheClock.class.getName() + ".zone calls java.time.Clock.systemUTC() (the wall clock)",
+        ReadsTheClock.class.getName() + ".later calls java.time.Instant.now() (the wall clock)",
+        ReadsTheClock.class.getName() + ".roll calls java.util.Random.<init>() (unseeded randomness)",
+        ReadsTheClock.class.getName() + ".coin calls java.lang.Math.random() (unseeded randomness)",
+        ReadsTheClock.class.getName() + ".dice calls java.util.concurrent.ThreadLocalRandom.current() (unseeded randomness)",
+        ReadsTheClock.class.getName() + ".lambda$id$0 calls java.util.UUID.randomUUID() (unseeded randomness)");
+    assertThat(nondeterminism(fixture(Deterministic.class))).isEmpty();
+  }
+
+  /** Reads the wall clock and unseeded randomness in every way the rule bans (a fixture: never called). */
+  @SuppressWarnings("unused")
+  static final class ReadsTheClock {
+    java.time.Instant stamp() {
+      return java.time.Instant.now();
+    }
+
+    long millis() {
+      return System.currentTimeMillis();
+    }
+
+    long elapsed() {
+      return System.nanoTime();
+    }
+
+    java.time.LocalDate today() {
+      return java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+    }
+
+    java.time.Clock zone() {
+      return java.time.Clock.systemUTC();
+    }
+
+    java.util.function.Supplier<java.time.Instant> later() {
+      return java.time.Instant::now;
+    }
+
+    int roll() {
+      return new java.util.Random().nextInt();
+    }
+
+    double coin() {
+      return Math.random();
+    }
+
+    int dice() {
+      return java.util.concurrent.ThreadLocalRandom.current().nextInt();
+    }
+
+    java.util.function.Supplier<String> id() {
+      return () -> java.util.UUID.randomUUID().toString();
+    }
+  }
+
+  /** Takes time and randomness from what it is given: the rule passes it. */
+  @SuppressWarnings("unused")
+  static final class Deterministic {
+    java.time.Instant stamp(java.time.Clock clock) {
+      return java.time.Instant.now(clock);
+    }
+
+    java.time.Instant later(java.time.Instant now) {
+      return now.plusSeconds(1);
+    }
+
+    int roll(long seed) {
+      return new java.util.Random(seed).nextInt();
+    }
+
+    java.util.UUID id(String name) {
+      return java.util.UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Every call one class makes to the wall clock or to unseeded randomness, as "class.method calls member (why)". */
+  static List<String> nondeterminism(ClassFile c) {
+    List<String> out = new ArrayList<>();
+    for (ClassFile.Method m : c.methods) {
+      for (ClassFile.Member used : m.uses()) {
+        String why = nondeterministic(used);
+        if (why != null) {
+          out.add(c.className + "." + m.name() + " calls " + used.display() + " (" + why + ")");
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Types whose {@code now(...)} reads the system clock unless it is given a {@code Clock}. */
+  static final Set<String> NOW_TYPES = Set.of("java/time/Instant", "java/time/LocalDate", "java/time/LocalDateTime",
+      "java/time/LocalTime", "java/time/ZonedDateTime", "java/time/OffsetDateTime", "java/time/OffsetTime",
+      "java/time/Year", "java/time/YearMonth", "java/time/MonthDay");
+
+  /** Why a call is nondeterministic ("the wall clock", "unseeded randomness"), or null when it is not. */
+  static String nondeterministic(ClassFile.Member m) {
+    String owner = m.owner();
+    String name = m.name();
+    String wallClock = "the wall clock";
+    String unseeded = "unseeded randomness";
+    if (NOW_TYPES.contains(owner) && name.equals("now") && !m.descriptor().startsWith("(Ljava/time/Clock;)")) {
+      return wallClock;
+    }
+    if (owner.equals("java/lang/System") && (name.equals("currentTimeMillis") || name.equals("nanoTime"))) {
+      return wallClock;
+    }
+    if (owner.equals("java/time/Clock")
+        && (name.startsWith("system") || name.startsWith("tick") && !m.descriptor().startsWith("(Ljava/time/Clock;"))) {
+      return wallClock;
+    }
+    if (owner.equals("java/time/InstantSource") && name.equals("system")) {
+      return wallClock;
+    }
+    if ((owner.equals("java/lang/Math") || owner.equals("java/lang/StrictMath")) && name.equals("random")) {
+      return unseeded;
+    }
+    if (owner.equals("java/util/concurrent/ThreadLocalRandom") && name.equals("current")
+        || owner.equals("java/security/SecureRandom") && name.equals("<init>")) {
+      return unseeded;
+    }
+    if ((owner.equals("java/util/Random") || owner.equals("java/util/SplittableRandom")) && name.equals("<init>")
+        && m.descriptor().equals("()V")) {
+      return unseeded;
+    }
+    if (owner.equals("java/util/UUID") && name.equals("randomUUID")) {
+      return unseeded;
+    }
+    return null;
+  }
+
+  private static ClassFile fixture(Class<?> type) throws IOException {
+    String file = type.getName().substring(type.getPackageName().length() + 1) + ".class";
+    try (InputStream in = type.getResourceAsStream(file)) {
+      return ClassFile.read(new DataInputStream(in));
+    }
+  }
+
+  private static Path coreMainClasses() throws URISyntaxException {
+    Path classes = Path.of(AutoscalerOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    assertThat(classes.resolve("dev/headroom/core")).as("core's main classes at " + classes).isDirectory();
+    return classes;
+  }
+
+  private static List<Path> classFiles(Path classes) throws IOException {
+    try (Stream<Path> files = Files.walk(classes)) {
+      return files.filter(p -> p.toString().endsWith(".class")).sorted().toList();
+    }
   }
 
   @Test
@@ -86,74 +258,19 @@ class CoreDependencyRuleTest {
 
   /** The banned classes and fields one class file refers to. */
   static Set<String> violations(DataInputStream in) throws IOException {
-    if (in.readInt() != 0xCAFEBABE) {
-      throw new IOException("not a class file");
-    }
-    in.readUnsignedShort();
-    in.readUnsignedShort();
-    int count = in.readUnsignedShort();
-    String[] utf8 = new String[count];
-    int[] classIndex = new int[count];
-    int[][] fieldRef = new int[count][];
-    int[] nameAndTypeName = new int[count];
-    for (int i = 1; i < count; i++) {
-      int tag = in.readUnsignedByte();
-      switch (tag) {
-        case 1 -> utf8[i] = in.readUTF();
-        case 7 -> classIndex[i] = in.readUnsignedShort();
-        case 8, 16, 19, 20 -> in.readUnsignedShort();
-        case 9 -> fieldRef[i] = new int[] {in.readUnsignedShort(), in.readUnsignedShort()};
-        case 10, 11, 17, 18 -> in.readInt();
-        case 12 -> {
-          nameAndTypeName[i] = in.readUnsignedShort();
-          in.readUnsignedShort();
-        }
-        case 3, 4 -> in.readInt();
-        case 5, 6 -> {
-          in.readLong();
-          i++;
-        }
-        case 15 -> {
-          in.readUnsignedByte();
-          in.readUnsignedShort();
-        }
-        default -> throw new IOException("unknown constant pool tag " + tag);
-      }
-    }
-    Set<String> referenced = new TreeSet<>();
-    for (int i = 1; i < count; i++) {
-      if (classIndex[i] != 0) {
-        String name = utf8[classIndex[i]];
-        name = name.startsWith("[") ? arrayElement(name) : name;
-        if (name != null) {
-          referenced.add(name);
-        }
-      }
-      if (utf8[i] != null) {
-        Matcher m = DESCRIPTOR_CLASS.matcher(utf8[i]);
-        while (m.find()) {
-          referenced.add(m.group(1));
-        }
-      }
-    }
+    ClassFile c = ClassFile.read(in);
     Set<String> out = new TreeSet<>();
-    for (String name : referenced) {
+    for (String name : c.referencedClasses) {
       if (banned(name)) {
         out.add(name);
       }
     }
-    for (int i = 1; i < count; i++) {
-      if (fieldRef[i] != null && "java/lang/System".equals(utf8[classIndex[fieldRef[i][0]]])
-          && BANNED_SYSTEM_FIELDS.contains(utf8[nameAndTypeName[fieldRef[i][1]]])) {
-        out.add("java/lang/System." + utf8[nameAndTypeName[fieldRef[i][1]]]);
+    for (ClassFile.Member f : c.fieldRefs) {
+      if ("java/lang/System".equals(f.owner()) && BANNED_SYSTEM_FIELDS.contains(f.name())) {
+        out.add("java/lang/System." + f.name());
       }
     }
     return out;
-  }
-
-  private static String arrayElement(String descriptor) {
-    Matcher m = DESCRIPTOR_CLASS.matcher(descriptor);
-    return m.find() ? m.group(1) : null;
   }
 
   private static boolean banned(String name) {

@@ -67,26 +67,42 @@ public final class ScaleDownPlanner {
       long realPods) {}
 
   /**
-   * Finds removable nodes. The simulation must hold every registered node with its pods, plus the pending and
-   * virtual pods placed on existing capacity in this loop.
+   * What one loop's scale-down plan reads (autoscaler spec §4).
+   *
+   * @param now the loop's time (unneeded-since timers, recheck deadlines, PDB and pod ages)
+   * @param sim every registered node with its pods, plus the pending and virtual pods placed on existing capacity in
+   *     this loop; the drain simulation forks it per candidate
+   * @param nodes the registered nodes, in the loop's order
+   * @param groups the node groups by ID, with this loop's target sizes
+   * @param groupOfNode node name to the ID of its group (absent for nodes of no group)
+   * @param facts what the loop read of each node object (name, Ready, being deleted, scale-down disabled)
+   * @param destinations nodes moved pods may go to: Ready, not being deleted, not cordoned
+   * @param placeholders names of the upcoming nodes' placeholders (never candidates)
+   * @param notStarted registered nodes that have not started yet (neither candidates nor destinations)
+   * @param pdbs the PodDisruptionBudgets the drained pods consume
+   */
+  public record Input(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
+      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinations, Set<String> placeholders,
+      Set<String> notStarted, List<PodDisruptionBudget> pdbs) {}
+
+  /**
+   * Finds removable nodes: the candidates (§4.2, §4.4: in a group, started, not being deleted or marked, not
+   * recently unremovable, under the utilisation threshold, every pod drainable) in disruption-cost order (§4.6),
+   * each kept when a drain simulation (§4.3) re-places its pods on the remaining destinations within the PDB
+   * budgets; then the unneeded-since timers (§4.5) of the removable nodes.
    *
    * <p>The per-node and per-candidate steps are methods of their own: they run hundreds of times per loop, and
    * small compiled units keep the JIT's work (and its recompilations when a rare branch is first taken) small.
    */
-  public Plan plan(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
-      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinationNodes, Set<String> placeholders,
-      Set<String> notStarted,
-      List<PodDisruptionBudget> pdbs) {
+  public Plan plan(Input in) {
     List<UnremovableNode> unremovable = new ArrayList<>();
     List<DrainRules.PdbBudget> budgets = new ArrayList<>();
-    for (PodDisruptionBudget pdb : pdbs) {
+    for (PodDisruptionBudget pdb : in.pdbs()) {
       budgets.add(new DrainRules.PdbBudget(pdb));
     }
     List<Candidate> candidates = new ArrayList<>();
-    for (Node n : nodes) {
-      NodeFacts f = facts.get(n);
-      Candidate c = candidate(now, sim, n, groups, groupOfNode.get(f.name()), f, placeholders, notStarted, budgets,
-          unremovable);
+    for (Node n : in.nodes()) {
+      Candidate c = candidate(in, n, budgets, unremovable);
       if (c != null) {
         candidates.add(c);
       }
@@ -96,12 +112,12 @@ public final class ScaleDownPlanner {
         .thenComparingDouble(Candidate::utilization)
         .thenComparingLong(Candidate::realPods)
         .thenComparing(c -> c.node().getMetadata().getName()));
-    // where moved pods may go: Ready, not being deleted, not cordoned, started (and not removed by this plan)
-    Drain drain = new Drain(now, sim, d -> destinationNodes.contains(d) && !notStarted.contains(d), budgets, unremovable);
+    Drain drain = new Drain(in, budgets, unremovable);
     for (Candidate c : candidates) {
       drain.consider(c);
     }
     // Unneeded timers: kept while a node stays removable, reset when it drops out.
+    Instant now = in.now();
     Set<String> names = new HashSet<>();
     List<UnneededNode> unneeded = new ArrayList<>();
     for (Removable r : drain.removable) {
@@ -119,14 +135,14 @@ public final class ScaleDownPlanner {
    * Node {@code n} as a scale-down candidate with the pods that would move, or null when it is not one (the
    * reason, if any, is added to {@code unremovable}).
    */
-  private Candidate candidate(Instant now, SchedulingSimulation sim, Node n, Map<String, NodeGroup> groups, String group,
-      NodeFacts f, Set<String> placeholders, Set<String> notStarted, List<DrainRules.PdbBudget> budgets,
-      List<UnremovableNode> unremovable) {
+  private Candidate candidate(Input in, Node n, List<DrainRules.PdbBudget> budgets, List<UnremovableNode> unremovable) {
+    NodeFacts f = in.facts().get(n);
     String name = f.name();
+    String group = in.groupOfNode().get(name);
     if (group == null) {
       return null;
     }
-    if (notStarted.contains(name) || placeholders.contains(name)) {
+    if (in.notStarted().contains(name) || in.placeholders().contains(name)) {
       return null;
     }
     if (f.beingDeleted()) {
@@ -138,12 +154,13 @@ public final class ScaleDownPlanner {
       return null;
     }
     Instant until = state.unremovableUntil().get(name);
-    if (until != null && now.isBefore(until)) {
+    if (until != null && in.now().isBefore(until)) {
       unremovable.add(new UnremovableNode(name, UnremovableReason.RecentlyUnremovable.name(), ""));
       return null;
     }
-    NodeGroup g = groups.get(group);
+    NodeGroup g = in.groups().get(group);
     boolean ready = f.ready();
+    SchedulingSimulation sim = in.sim();
     Utilization.Value u = sim.utilization(n, g.options().ignoreDaemonSetsUtilization() != null
         ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
     double threshold = u.gpu()
@@ -156,7 +173,7 @@ public final class ScaleDownPlanner {
     List<Pod> toMove = new ArrayList<>();
     String blocked = null;
     for (Pod p : sim.podsOn(name)) {
-      Drainability d = rules.classify(p, budgets, now);
+      Drainability d = rules.classify(p, budgets, in.now());
       if (d instanceof Drainability.Blocked b) {
         blocked = b.reason().name() + " " + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
         if (b.reason() == BlockingReason.BlockedByOnCompletionPod) {
@@ -197,11 +214,13 @@ public final class ScaleDownPlanner {
     final Set<String> moved = new HashSet<>();
     int nonEmptyChecked;
 
-    Drain(Instant now, SchedulingSimulation sim, java.util.function.Predicate<String> destination,
-        List<DrainRules.PdbBudget> budgets, List<UnremovableNode> unremovable) {
-      this.now = now;
-      this.sim = sim;
-      this.destination = destination;
+    /** Moved pods may go to the input's destinations that have started (and are not removed by this plan). */
+    Drain(Input in, List<DrainRules.PdbBudget> budgets, List<UnremovableNode> unremovable) {
+      this.now = in.now();
+      this.sim = in.sim();
+      Set<String> destinations = in.destinations();
+      Set<String> notStarted = in.notStarted();
+      this.destination = d -> destinations.contains(d) && !notStarted.contains(d);
       this.budgets = budgets;
       this.unremovable = unremovable;
     }
