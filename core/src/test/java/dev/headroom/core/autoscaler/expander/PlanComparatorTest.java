@@ -57,7 +57,7 @@ class PlanComparatorTest {
   void overSeveralOptionsTheSumsAreMeasured(String chain) {
     NodeGroup big = group("a", "8", "16Gi", 4, null);
     NodeGroup small = group("b", "2", "4Gi", 1, null);
-    // both plans help 8 pods of 1 cpu / 2Gi: 1 big node, or 2 big nodes and nothing else, or 4 small nodes
+    // both plans help 8 pods of 1 cpu / 2Gi: one 8-cpu node, or two 8-cpu nodes and a 2-cpu node (3 options)
     List<ExpansionOption> oneBig = List.of(option(big, 1, 8, 1000, 2L << 30));
     List<ExpansionOption> twoBig = List.of(option(big, 1, 4, 1000, 2L << 30), option(small, 1, 2, 1000, 2L << 30),
         option(group("c", "8", "16Gi", 4, null), 1, 2, 1000, 2L << 30));
