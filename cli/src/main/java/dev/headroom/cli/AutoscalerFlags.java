@@ -46,6 +46,7 @@ public final class AutoscalerFlags {
       AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE,
       AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION,
       AutoscalerOptions.PROVISIONING_PASS,
+      AutoscalerOptions.PROVISIONING_PASS_ESTIMATE_BUDGET,
       AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
 
   /** The options {@code headroom plan} has a flag for. */

@@ -74,8 +74,7 @@ public final class Autoscaler {
 
   public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
       BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
-    this(options, cluster, provider, events, statusWriter, state, simulations,
-        options.provisioningPass() ? new OnePassScaleUp() : new PerGroupEstimates());
+    this(options, cluster, provider, events, statusWriter, state, simulations, ScaleUpPlanner.of(options));
   }
 
   /** As the public constructor, with the scale-up decision made by {@code planner} (tests compare planners). */
@@ -575,8 +574,8 @@ public final class Autoscaler {
   }
 
   /**
-   * One scale-up phase: the planner's options ({@link PerGroupEstimates} by default, {@link OnePassScaleUp} with
-   * {@code provisioning-pass}), then the provider call for
+   * One scale-up phase: the planner's options ({@link PerGroupEstimates} by default, {@link TieredScaleUp} with
+   * {@code provisioning-pass}) as the loop executes them ({@link ScaleUpPlanner#executed}), then the provider call for
    * each, capped by {@code maxNodesTotal} and the group's maximum size. Its steps are methods of their own, so the
    * JIT compiles small units.
    */
@@ -605,24 +604,7 @@ public final class Autoscaler {
       Instant now = loop.now;
       ScaleUpPlanner.Input input = new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
           loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod);
-      List<ExpansionOption> plan = planner.plan(input);
-      if (!options.salvoScaleUp()) {
-        // CA's default: one group per loop, the expander's pick among the plan's options (real pods first); the
-        // other pods wait for the next loop, which sees the chosen group's nodes as upcoming
-        List<ExpansionOption> choices = new ArrayList<>(plan);
-        if (options.realPodsFirst() && choices.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
-          choices.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
-        }
-        List<ExpansionOption> chosen = expanders.choose(choices).map(List::of).orElse(List.of());
-        List<Pod> waiting = new ArrayList<>();
-        for (ExpansionOption o : plan) {
-          if (!chosen.contains(o)) {
-            waiting.addAll(o.pods());
-          }
-        }
-        OnePassScaleUp.countReasons(input, waiting);
-        plan = chosen;
-      }
+      List<ExpansionOption> plan = ScaleUpPlanner.executed(input, planner.plan(input));
       for (ExpansionOption o : plan) {
         if (!execute(o)) {
           break;

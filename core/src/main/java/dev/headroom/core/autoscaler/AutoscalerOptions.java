@@ -59,7 +59,8 @@ public record AutoscalerOptions(
     boolean salvoScaleUp,
     long randomSeed,
     String bypassedSchedulerNames,
-    boolean provisioningPass) {
+    boolean provisioningPass,
+    int provisioningPassEstimateBudget) {
 
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
@@ -183,6 +184,12 @@ public record AutoscalerOptions(
   public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, false,
       AutoscalerOptions::provisioningPass,
       "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation");
+  public static final AutoscalerOption<Integer> PROVISIONING_PASS_ESTIMATE_BUDGET = option("provisioning-pass-estimate-budget",
+      "provisioningPassEstimateBudget", OptionType.INT, 50_000, AutoscalerOptions::provisioningPassEstimateBudget,
+      AutoscalerOptions::notNegative,
+      "with provisioning-pass: while (groups that may grow) x (pods to help) is at most this, the per-group estimates run "
+          + "too and the pass's plan is kept only when it helps every pod theirs helps and is strictly better by the "
+          + "expander chain; 0 = the pass alone");
 
   /** Every option, in record-component order. */
   public static final List<AutoscalerOption<?>> ALL = List.of(
@@ -224,7 +231,8 @@ public record AutoscalerOptions(
       SALVO_SCALE_UP,
       RANDOM_SEED,
       BYPASSED_SCHEDULER_NAMES,
-      PROVISIONING_PASS);
+      PROVISIONING_PASS,
+      PROVISIONING_PASS_ESTIMATE_BUDGET);
 
   /** Options by name and by key, each in the spelling {@link #normalise} gives. */
   private static final Map<String, AutoscalerOption<?>> BY_NAME = byName();
@@ -355,7 +363,8 @@ public record AutoscalerOptions(
           value(SALVO_SCALE_UP),
           value(RANDOM_SEED),
           value(BYPASSED_SCHEDULER_NAMES),
-          value(PROVISIONING_PASS));
+          value(PROVISIONING_PASS),
+          value(PROVISIONING_PASS_ESTIMATE_BUDGET));
     }
   }
 
@@ -372,6 +381,12 @@ public record AutoscalerOptions(
   private static void atLeastOneSecond(Duration d) {
     if (d.compareTo(MIN_SCAN_INTERVAL) < 0) {
       throw new IllegalArgumentException("must be at least 1s (one autoscaler loop per interval)");
+    }
+  }
+
+  private static void notNegative(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("must be 0 or more");
     }
   }
 

@@ -27,8 +27,10 @@ import java.util.TreeMap;
  *   <li>the nodes resolved to one group become that group's option: every group grows at most once per loop, and
  *       the options' pods are disjoint.</li>
  * </ol>
- * CA's per-group estimate (every group packs every pod it passes on, the expander picks one group) is replaced by
- * the pass: the work grows with pods and open nodes, not with pods × groups.
+ * The work grows with pods and open nodes, not with pods × groups as CA's per-group estimate (every group packs
+ * every pod it passes on, the expander picks one group). It is the {@code provisioning-pass} planner
+ * ({@link TieredScaleUp}) alone beyond {@code provisioning-pass-estimate-budget}, and checked against the per-group
+ * estimates within it.
  */
 final class OnePassScaleUp implements ScaleUpPlanner {
 

@@ -5,6 +5,7 @@ import dev.headroom.core.autoscaler.expander.Expanders;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -12,8 +13,9 @@ import java.util.function.Function;
 /**
  * The decision part of scale-up (autoscaler spec §3.3–3.5): which groups grow by how many nodes for which of the
  * pods left after filter-out-schedulable. {@link Autoscaler} executes the options (caps, provider calls, backoff,
- * events). {@link PerGroupEstimates} (CA's per-group estimation) is the default; {@link OnePassScaleUp}, the one
- * provisioning pass over every group, is chosen with the {@code provisioning-pass} option; tests compare the two.
+ * events). {@link PerGroupEstimates} (CA's per-group estimation) is the default; with the {@code provisioning-pass}
+ * option, {@link TieredScaleUp}: {@link OnePassScaleUp}, the one provisioning pass over every group, checked against the
+ * per-group estimates while they are affordable ({@code provisioning-pass-estimate-budget}); tests compare them.
  */
 interface ScaleUpPlanner {
 
@@ -39,8 +41,44 @@ interface ScaleUpPlanner {
       int currentNodeCount,
       AutoscalerOptions options,
       Expanders expanders,
-      Map<Pod, Map<String, Integer>> reasons) {}
+      Map<Pod, Map<String, Integer>> reasons) {
+
+    /** This input with another reasons map (each planner run of one loop fills its own). */
+    Input withReasons(Map<Pod, Map<String, Integer>> other) {
+      return new Input(sim, groups, templateNodes, skipReason, pods, currentNodeCount, options, expanders, other);
+    }
+  }
 
   /** The options to execute, in order, each group at most once; their pods are disjoint. */
   List<ExpansionOption> plan(Input in);
+
+  /** The planner the options select: {@link TieredScaleUp} with {@code provisioning-pass}, else {@link PerGroupEstimates}. */
+  static ScaleUpPlanner of(AutoscalerOptions options) {
+    return options.provisioningPass() ? new TieredScaleUp() : new PerGroupEstimates();
+  }
+
+  /**
+   * What the loop executes of a plan. With salvo scale-up, every option. Otherwise CA's default, one group per loop:
+   * the expander chain's pick among the plan's options, among those that help real pods when any does and
+   * {@code realPodsFirst} is on; the pods of the other options wait for the next loop (which sees the chosen group's
+   * nodes as upcoming), and the groups refusing them are counted into {@code in.reasons()}.
+   */
+  static List<ExpansionOption> executed(Input in, List<ExpansionOption> plan) {
+    if (in.options().salvoScaleUp()) {
+      return plan;
+    }
+    List<ExpansionOption> choices = new ArrayList<>(plan);
+    if (in.options().realPodsFirst() && choices.stream().anyMatch(o -> o.pods().stream().anyMatch(p -> !VirtualPods.isVirtual(p)))) {
+      choices.removeIf(o -> o.pods().stream().allMatch(VirtualPods::isVirtual));
+    }
+    List<ExpansionOption> chosen = in.expanders().choose(choices).map(List::of).orElse(List.of());
+    List<Pod> waiting = new ArrayList<>();
+    for (ExpansionOption o : plan) {
+      if (!chosen.contains(o)) {
+        waiting.addAll(o.pods());
+      }
+    }
+    OnePassScaleUp.countReasons(in, waiting);
+    return chosen;
+  }
 }

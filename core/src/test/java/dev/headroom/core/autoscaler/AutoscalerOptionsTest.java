@@ -101,6 +101,8 @@ class AutoscalerOptionsTest {
         .hasMessage("invalid value \"NaN\" for --scale-down-utilization-threshold: expected a finite number");
     assertThatThrownBy(() -> b.set("expanderPriorities", "1: [a]"))
         .hasMessage("invalid value \"1: [a]\" for --expander-priorities: cannot be set from text");
+    assertThatThrownBy(() -> b.set("provisioning-pass-estimate-budget", "-1"))
+        .hasMessage("invalid value \"-1\" for --provisioning-pass-estimate-budget: must be 0 or more");
     assertThatThrownBy(() -> b.set(AutoscalerOptions.SCAN_INTERVAL, Duration.ofMillis(10)))
         .hasMessageContaining("--scan-interval: must be at least 1s");
     assertThat(b.build()).isEqualTo(AutoscalerOptions.DEFAULTS);

@@ -9,6 +9,15 @@ public final class LeastNodesExpander implements Expander {
     return Expanders.LEAST_NODES;
   }
 
+  /** The nodes several options executed together add (one option: its node count). */
+  public static int nodes(List<ExpansionOption> plan) {
+    int n = 0;
+    for (ExpansionOption o : plan) {
+      n += o.nodeCount();
+    }
+    return n;
+  }
+
   @Override
   public List<ExpansionOption> bestOptions(List<ExpansionOption> options) {
     int min = options.stream().mapToInt(ExpansionOption::nodeCount).filter(n -> n > 0).min().orElse(-1);

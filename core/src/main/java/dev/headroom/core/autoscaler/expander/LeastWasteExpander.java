@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler.expander;
 
+import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.resources.Quantities;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
@@ -18,28 +19,37 @@ public final class LeastWasteExpander implements Expander {
 
   /** The waste score of one option. */
   public static double waste(ExpansionOption o) {
-    Map<String, Quantity> cap = o.group().template().getStatus().getCapacity();
-    return fraction(o, cap, "cpu") + fraction(o, cap, "memory");
+    return waste(List.of(o));
   }
 
-  private static double fraction(ExpansionOption o, Map<String, Quantity> cap, String resource) {
-    Quantity q = cap == null ? null : cap.get(resource);
-    double total = (q == null ? 0.0 : (double) Quantities.milli(q)) * o.nodeCount();
-    if (total <= 0) {
-      return 0;
+  /**
+   * The waste score of several options executed together (one loop's scale-up): the capacity added and the requests
+   * helped are summed over the options before the idle fractions are taken; for one option, its score.
+   */
+  public static double waste(List<ExpansionOption> plan) {
+    double cpu = 0;
+    double mem = 0;
+    double cpuRequested = 0;
+    double memRequested = 0;
+    for (ExpansionOption o : plan) {
+      Map<String, Quantity> cap = o.group().template().getStatus().getCapacity();
+      cpu += milli(cap, "cpu") * o.nodeCount();
+      mem += milli(cap, "memory") * o.nodeCount();
+      cpuRequested += o.totalRequest("cpu");
+      memRequested += o.totalRequest("memory");
     }
-    return (total - o.totalRequest(resource)) / total;
+    return idle(cpu, cpuRequested) + idle(mem, memRequested);
   }
 
   /** Capacity cpu and memory (milli-units) per group object (one expander serves one loop). */
-  private final Map<dev.headroom.core.nodegroup.NodeGroup, double[]> capacity = new java.util.IdentityHashMap<>();
+  private final Map<NodeGroup, double[]> capacity = new java.util.IdentityHashMap<>();
 
   private double cachedWaste(ExpansionOption o) {
     double[] cap = capacity.computeIfAbsent(o.group(), g -> {
       Map<String, Quantity> c = g.template().getStatus().getCapacity();
       return new double[] {milli(c, "cpu"), milli(c, "memory")};
     });
-    return fraction(o, cap[0], "cpu") + fraction(o, cap[1], "memory");
+    return idle(cap[0] * o.nodeCount(), o.totalRequest("cpu")) + idle(cap[1] * o.nodeCount(), o.totalRequest("memory"));
   }
 
   private static double milli(Map<String, Quantity> cap, String resource) {
@@ -47,12 +57,12 @@ public final class LeastWasteExpander implements Expander {
     return q == null ? 0.0 : (double) Quantities.milli(q);
   }
 
-  private static double fraction(ExpansionOption o, double perNode, String resource) {
-    double total = perNode * o.nodeCount();
+  /** The idle fraction of {@code total} capacity when {@code requested} of it is used; 0 without capacity. */
+  private static double idle(double total, double requested) {
     if (total <= 0) {
       return 0;
     }
-    return (total - o.totalRequest(resource)) / total;
+    return (total - requested) / total;
   }
 
   @Override

@@ -9,6 +9,15 @@ public final class MostPodsExpander implements Expander {
     return Expanders.MOST_PODS;
   }
 
+  /** The pods several options executed together help (one option: its pods). */
+  public static int pods(List<ExpansionOption> plan) {
+    int n = 0;
+    for (ExpansionOption o : plan) {
+      n += o.pods().size();
+    }
+    return n;
+  }
+
   @Override
   public List<ExpansionOption> bestOptions(List<ExpansionOption> options) {
     int max = options.stream().mapToInt(o -> o.pods().size()).max().orElse(0);

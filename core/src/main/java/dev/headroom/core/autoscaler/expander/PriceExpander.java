@@ -69,19 +69,32 @@ public final class PriceExpander implements Expander {
 
   /** The score of an option (lower is better). */
   public double score(ExpansionOption o) {
-    double s = stabilisation;
+    return score(List.of(o));
+  }
+
+  /**
+   * The score of several options executed together (one loop's scale-up), lower is better: their node prices and
+   * their pods' values summed, {@code (Σ n·price + s)/(Σ value(P) + s)}, multiplied by 1000 when a group offers an
+   * accelerator no pod of its option requests; for one option, its score.
+   */
+  public double score(List<ExpansionOption> plan) {
+    double cost = 0;
     double podValue = 0;
-    for (Map<String, Long> r : o.podRequests()) {
-      podValue += value(r);
-    }
-    double score = (o.nodeCount() * o.group().pricePerHour() + s) / (podValue + s);
-    for (String acc : accelerators.computeIfAbsent(o.group(), PriceExpander::acceleratorsOf)) {
-      if (o.totalRequest(acc) == 0) {
-        score *= 1000;
-        break;
+    boolean unusedAccelerator = false;
+    for (ExpansionOption o : plan) {
+      cost += o.nodeCount() * o.group().pricePerHour();
+      for (Map<String, Long> r : o.podRequests()) {
+        podValue += value(r);
+      }
+      for (String acc : accelerators.computeIfAbsent(o.group(), PriceExpander::acceleratorsOf)) {
+        if (o.totalRequest(acc) == 0) {
+          unusedAccelerator = true;
+          break;
+        }
       }
     }
-    return score;
+    double score = (cost + stabilisation) / (podValue + stabilisation);
+    return unusedAccelerator ? score * 1000 : score;
   }
 
   /** The accelerator resources a group's template offers. */

@@ -61,7 +61,14 @@ public final class PriorityExpander implements Expander {
     return out.isEmpty() ? options : out;
   }
 
-  private Integer priorityOf(String id) {
+  /**
+   * The priority of a group: the highest configured priority with a regex that finds a match in its id; null when
+   * none does or the configuration is empty or invalid (the expander then passes every option through).
+   */
+  public Integer priorityOf(String id) {
+    if (!valid) {
+      return null;
+    }
     for (Map.Entry<Integer, List<Pattern>> e : priorities.descendingMap().entrySet()) {
       for (Pattern p : e.getValue()) {
         if (p.matcher(id).find()) {
