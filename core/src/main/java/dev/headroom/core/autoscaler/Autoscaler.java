@@ -5,11 +5,14 @@ import dev.headroom.core.autoscaler.IterationResult.BufferOutcome;
 import dev.headroom.core.autoscaler.IterationResult.PendingPods;
 import dev.headroom.core.autoscaler.IterationResult.ScaleUpDecision;
 import dev.headroom.core.autoscaler.IterationResult.UnschedulablePod;
+import dev.headroom.core.autoscaler.PodListProcessor.PodList;
 import dev.headroom.core.autoscaler.expander.ExpansionOption;
 import dev.headroom.core.autoscaler.expander.Expanders;
+import dev.headroom.core.autoscaler.scaledown.DrainRules;
 import dev.headroom.core.autoscaler.scaledown.ScaleDownPlanner;
 import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.StatusConditions;
+import dev.headroom.core.nodegroup.GoDuration;
 import dev.headroom.core.nodegroup.NodeGroup;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
@@ -17,6 +20,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,26 +28,23 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * One autoscaler iteration, {@link #runOnce(Instant)}, as pure core code over ports (autoscaler spec §1.1):
- * read the world, build the snapshot with upcoming nodes, inject virtual pods after the real pending pods,
- * pack them onto existing and upcoming capacity, scale up for what is left, plan scale-down, and write
- * buffer conditions and events. The same code runs in the cluster runtime, in the simulator and in
- * {@code plan}.
+ * One autoscaler iteration, {@link #runOnce(Instant)}, as pure core code over ports (autoscaler spec §1.1), in the
+ * Cluster Autoscaler's order: observe the world (one {@link Observation}), filter out the pending pods that existing
+ * and upcoming capacity takes, run the {@link PodListProcessor}s (the buffers' virtual pods), scale up for what is
+ * left, scale down, and report (events, buffer conditions). What the loop produces accumulates in an
+ * {@link IterationBuilder}; what it keeps for the next loop is in {@link AutoscalerState}. The same code runs in the
+ * cluster runtime, in the simulator and in {@code plan}.
  */
 public final class Autoscaler {
 
   /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
   static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
-  /** Beyond this many pod changes between two snapshot loads, the next load starts from scratch. */
-  private static final int MAX_UNLOADED_CHANGES = 100_000;
 
   private final AutoscalerOptions options;
   private final ClusterView cluster;
@@ -57,20 +58,6 @@ public final class Autoscaler {
   /** {@code --bypassed-scheduler-names}. */
   private final Set<String> bypassedSchedulers;
   private final ScaleUpPlanner planner;
-  /** Virtual pods kept from the previous loop. */
-  private final VirtualPodCache virtualPods = new VirtualPodCache();
-  /** The pods as the previous loops read them. */
-  private final PodIndex pods = new PodIndex();
-  private final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
-  private int lastVirtualPods;
-  private Map<String, String> lastGroupOfNode = Map.of();
-  /** Placeholder node copies by name, kept across loops (bounded). */
-  private final Map<String, Placeholder> placeholderCopies = new HashMap<>();
-  private static final int MAX_PLACEHOLDER_COPIES = 4096;
-  /** Sanitised template nodes by group id, kept across loops (bounded). */
-  private final Map<String, Placeholder> templateCopies = new HashMap<>();
-  /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
-  private Set<String> unloaded;
 
   public Autoscaler(AutoscalerOptions options, ClusterView cluster, NodeGroupProvider provider, EventSink events,
       BufferStatusWriter statusWriter, AutoscalerState state, Supplier<SchedulingSimulation> simulations) {
@@ -100,192 +87,126 @@ public final class Autoscaler {
   /** Where a pending pod ended in this loop. */
   enum Placement { EXISTING, UPCOMING, NEW, NONE }
 
-  /** Per-loop working data. */
-  private final class Loop {
-    final Instant now;
-    final List<EventRecord> emitted = new ArrayList<>();
-    final Map<String, NodeGroup> groups = new LinkedHashMap<>();
-    /** The node group of each node (read-only). */
-    Map<String, String> groupOfNode = Map.of();
-    /** Each group's template source: its first Ready node, else the group's own template (placeholders copy it). */
-    final Map<String, Node> templates = new HashMap<>();
-    /** Each group's template node as scale-up tests pods against it: sanitised, with a hostname of its own (§3.9). */
-    final Map<String, Node> templateNodes = new HashMap<>();
-    /** Names of the Ready nodes (read-only). */
-    Set<String> readyNodes = Set.of();
-    final Set<String> placeholders = new HashSet<>();
-    /** Names of the nodes that may receive pods before the placeholders: loaded, Ready, not deleted, not cordoned. */
-    Set<String> destinationNodes = Set.of();
-    /** Nodes not loaded into the snapshot (not started, counted as upcoming instead). */
-    Set<String> leftOut = Set.of();
-    /** The registry's classification of every registered node (empty until the registry is built). */
-    List<IterationResult.NodeStatus> nodeStatuses = List.of();
-
-    /** True when pods may be placed on node {@code name} in this loop (a destination node or a placeholder). */
-    boolean destination(String name) {
-      return placeholders.contains(name) || destinationNodes.contains(name) && !leftOut.contains(name);
-    }
-    /** The nodes read at the start of the loop, by name. */
-    List<Node> nodes = List.of();
-    /** What the loop reads of each node object. */
-    Map<Node, NodeFacts> facts = Map.of();
-    Map<Pod, Placement> placement = new IdentityHashMap<>();
-    SchedulingSimulation sim;
-    /** Unbound pods that are not demand (gated, not yet tried by their scheduler). */
-    PendingDemand.NotDemand notDemand = PendingDemand.NotDemand.NONE;
-    /** The all-or-nothing groups of this loop. */
-    List<IterationResult.PodGroupOutcome> podGroups = List.of();
-    /** Gang buffers taken out of the scale-up, by namespace/name: the group's message. */
-    Map<String, String> blockedGangBuffers = Map.of();
-
-    Loop(Instant now) {
-      this.now = now;
-    }
-
-    void emit(EventRecord e) {
-      emitted.add(e);
-      events.emit(e);
-    }
-
-    Map<String, Long> req(Pod p) {
-      return sim.requests(p);
-    }
-  }
-
   /** Runs one iteration at {@code now}. */
   public IterationResult runOnce(Instant now) {
-    Loop loop = new Loop(now);
-    Random random = new Random(options.randomSeed() * 31 + state.nextLoop());
+    AutoscalerState.Caches caches = state.caches(this);
+    IterationBuilder result = new IterationBuilder(now, options.expander(), events);
 
-    // 2. Read the world.
-    List<Node> nodes = new ArrayList<>(cluster.nodes());
-    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
-    loop.nodes = nodes;
-    Set<String> changed = pods.refresh(cluster);
-    if (changed == null) {
-      unloaded = null;
-    } else if (unloaded != null) {
-      unloaded.addAll(changed);
-      if (unloaded.size() > MAX_UNLOADED_CHANGES) {
-        unloaded = null;
-      }
+    // 1. Observe: nodes, pods, groups, the cluster-state registry, the snapshot with upcoming placeholders.
+    Observation world = observe(now, caches, result);
+    if (world == null) {
+      return result.build(); // not actionable, or the cluster is unhealthy
     }
-    PendingDemand.Split demand = PendingDemand.split(pods.pending(), bypassedSchedulers);
-    List<Pod> pending = demand.demand();
-    loop.notDemand = demand.notDemand();
-    // pending pods and (about as many as last loop) virtual pods get a placement
-    loop.placement = new IdentityHashMap<>(pending.size() + lastVirtualPods + 64);
-    loop.facts = nodeFacts.of(nodes);
-    loop.readyNodes = nodeFacts.readyNames();
-    BufferInjector.Injection injection = BufferInjector.Injection.EMPTY;
-    // 3. Actionable check.
-    if (loop.readyNodes.isEmpty() && !options.scaleUpFromZero()) {
-      return finish(loop, ScaleUpResult.ScaleUpNotTried, List.of(), List.of(), new PendingPods(0, 0, 0, 0, 0), List.of(), null, List.of());
+    // 2. Filter out schedulable: the real pending pods onto existing and upcoming capacity.
+    PodList pods = filterOutSchedulable(world, result);
+    // 3. Pod-list processors: the buffers' virtual pods after the real ones.
+    for (PodListProcessor processor : podListProcessors(caches)) {
+      pods = processor.process(world, pods, result);
     }
-    // 4. Provider refresh.
-    provider.refresh();
-    for (NodeGroup g : provider.nodeGroups()) {
-      loop.groups.put(g.id(), g);
-    }
-    loop.groupOfNode = groupsOfNodes(nodes, loop);
-    // 7. Cluster-state registry update.
-    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, loop.groups, nodes, loop.groupOfNode,
-        loop.readyNodes, now);
-    loop.nodeStatuses = registry.statuses();
-    expireTimedOutScaleUps(loop, registry, now);
-    state.backoff().removeStale(now);
-    // 9. Health gate.
-    int unready = registry.unreadyCount();
-    if (unready > options.okTotalUnreadyCount() && unready > options.maxTotalUnreadyPercentage() / 100.0 * nodes.size()) {
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.CLUSTER_UNHEALTHY, Events.CLUSTER_UNHEALTHY_MSG));
-      state.unneededSince().clear();
-      return finish(loop, ScaleUpResult.ScaleUpNotTried, List.of(), List.of(), new PendingPods(0, 0, 0, 0, 0), List.of(), null, List.of());
-    }
-
-    // 5./6. Snapshot and templates.
-    SchedulingSimulation sim = simulations.get();
-    loop.sim = sim;
-    Set<String> notStarted = registry.notStartedNodes();
-    Map<String, Node> nodeByName = nodeFacts.byName();
-    Set<String> leftOut = leftOut(loop, registry, notStarted, nodeByName);
-    List<Node> loaded = leftOut.isEmpty() ? nodes : without(nodes, leftOut, loop);
-    loop.leftOut = leftOut;
-    loop.destinationNodes = nodeFacts.destinationNames();
-    // bound pods of the snapshot: expendable pods and pods of nodes left out are not loaded
-    sim.load(loaded, pods, b -> loadable(b, nodeByName, leftOut), unloaded);
-    unloaded = new java.util.LinkedHashSet<>();
-    templates(loop, nodes);
-    // 10. Upcoming placeholders.
-    addPlaceholders(loop, registry);
-
-    // 11. Pod-list processing: real pods (priority descending, stable), then virtual pods.
-    List<Pod> real = notExpendable(pending);
-    List<CapacityBuffer> buffers = options.bufferPodInjectionEnabled() ? cluster.buffers() : List.of();
-    virtualPods.nextLoop();
-    injection = BufferInjector.of(options, virtualPods).inject(buffers, cluster);
-    List<Pod> virtual = injection.pods();
-    lastVirtualPods = virtual.size();
-    List<Pod> remainingReal = filterOutSchedulable(loop, real);
-    List<Pod> remainingVirtual = filterOutSchedulableVirtual(loop, injection);
-    remainingReal.removeIf(dev.headroom.core.autoscaler.scaledown.DrainRules::isDaemonSetPod);
-    remainingReal.removeIf(p -> tooNew(p, now));
-
-    // 12.-13. Scale-up.
-    ScaleUpOutcome up = allOrNothing(loop, real, injection, remainingReal, remainingVirtual, nodes.size() + loop.placeholders.size());
-    List<Pod> unhelpedReal = new ArrayList<>();
-    for (Pod p : remainingReal) {
-      if (loop.placement.get(p) != Placement.NEW) {
-        unhelpedReal.add(p);
-      }
-    }
-    for (Pod p : remainingVirtual) {
-      loop.placement.putIfAbsent(p, Placement.NONE);
-    }
-    for (Pod p : real) {
-      loop.placement.putIfAbsent(p, Placement.NONE);
-    }
-
-    // 14. Scale-down.
-    List<IterationResult.ScaleDownDecision> scaleDown = List.of();
-    ScaleDownPlanner.Plan sdPlan = null;
-    boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
-    if (options.scaleDownEnabled() && up.result() != ScaleUpResult.ScaleUpInCooldown && !scaleUpHappened) {
-      ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, loop::emit);
-      sdPlan = planner.plan(new ScaleDownPlanner.Input(now, sim, nodes, loop.groups, loop.groupOfNode, loop.facts,
-          nodeFacts.destinationNames(), loop.placeholders, notStarted, cluster.podDisruptionBudgets()));
-      scaleDown = planner.actuate(now, sdPlan, loop.groups, nodeByName);
-    }
-    // 15. Min-size enforcement.
+    // 4. Scale up for what is left, all-or-nothing for pod groups.
+    ScaleUp up = scaleUp(world, pods, caches, result);
+    // 5. Scale down, unless this loop scaled up or is in scale-up cooldown.
+    scaleDown(world, up.outcome(), result);
+    // 6. Minimum sizes.
     if (options.enforceNodeGroupMinSize()) {
-      enforceMinSize(loop);
+      enforceMinSize(result);
     }
-
-    // 16. Accounting, status processing, buffer conditions.
-    PendingPods pendingPods = pendingPods(loop, real);
-    List<UnschedulablePod> unschedulable = new ArrayList<>();
-    for (Pod p : unhelpedReal) {
-      unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.reasonFor(p)));
-    }
-    ScaleUpStatusProcessor.process(up, unhelpedReal, remainingVirtual, injection, loop::emit);
-    List<BufferOutcome> outcomes = bufferOutcomes(loop, injection);
-    return finish(loop, up.result(), up.decisions(), scaleDown, pendingPods, unschedulable, sdPlan, outcomes);
+    // 7. Report: pending-pod accounting, scale-up status events, buffer conditions.
+    report(world, pods, up, result);
+    return result.build();
   }
 
-  // The steps below are methods of their own so that runOnce stays a small unit for the JIT (and a recompilation
-  // after a rare branch is first taken recompiles a small method, not the whole iteration).
+  /** The pod-list processors of a loop, in the order they run. */
+  private List<PodListProcessor> podListProcessors(AutoscalerState.Caches caches) {
+    return List.of(new BufferPodInjection(options, cluster, caches));
+  }
+
+  // 1. Observe
+
+  /**
+   * Reads the world and builds the loop's snapshot (spec §1.1 steps 2-10). Null when the loop stops here: no Ready
+   * node and no scale-up from zero, or too many unready nodes (the health gate). Timed-out scale-up requests are
+   * taken back on the way (backoff, event, target size).
+   */
+  private Observation observe(Instant now, AutoscalerState.Caches caches, IterationBuilder result) {
+    List<Node> nodes = new ArrayList<>(cluster.nodes());
+    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+    caches.refreshPods(cluster);
+    PendingDemand.Split demand = PendingDemand.split(caches.pods.pending(), bypassedSchedulers);
+    result.notDemand(demand.notDemand());
+    // pending pods and (about as many as last loop) virtual pods get a placement
+    result.expectPlacements(demand.demand().size() + caches.lastVirtualPods() + 64);
+    Map<Node, NodeFacts> facts = caches.nodeFacts.of(nodes);
+    Set<String> readyNodes = caches.nodeFacts.readyNames();
+    if (readyNodes.isEmpty() && !options.scaleUpFromZero()) {
+      return null;
+    }
+    provider.refresh();
+    Map<String, NodeGroup> groups = new LinkedHashMap<>();
+    for (NodeGroup g : provider.nodeGroups()) {
+      groups.put(g.id(), g);
+    }
+    Map<String, String> groupOfNode = groupsOfNodes(nodes, facts, groups, caches);
+    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, groups, nodes, groupOfNode, readyNodes, now);
+    result.nodeStatuses(registry.statuses());
+    expireTimedOutScaleUps(groups, registry, now, result);
+    state.backoff().removeStale(now);
+    int unready = registry.unreadyCount();
+    if (unready > options.okTotalUnreadyCount() && unready > options.maxTotalUnreadyPercentage() / 100.0 * nodes.size()) {
+      result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.CLUSTER_UNHEALTHY, Events.CLUSTER_UNHEALTHY_MSG));
+      state.unneededSince().clear();
+      return null;
+    }
+    result.groups().putAll(groups);
+
+    // the snapshot: nodes not started in a group whose upcoming nodes are counted are left out (placeholders
+    // stand for them), and so are the bound pods of left-out nodes and expendable pods
+    SchedulingSimulation sim = simulations.get();
+    Set<String> notStarted = registry.notStartedNodes();
+    Map<String, Node> nodeByName = caches.nodeFacts.byName();
+    Set<String> leftOut = new HashSet<>();
+    for (String name : notStarted) {
+      if (nodeByName.containsKey(name) && registry.upcomingCounted(groupOfNode.get(name))) {
+        leftOut.add(name);
+      }
+    }
+    List<Node> loaded = leftOut.isEmpty() ? nodes : without(nodes, leftOut, facts);
+    sim.load(loaded, caches.pods, b -> loadable(b, nodeByName, leftOut), caches.takeUnloaded());
+    Map<String, Node> templates = new HashMap<>();
+    Map<String, Node> templateNodes = new HashMap<>();
+    for (NodeGroup g : groups.values()) {
+      Node source = templateSource(g, nodes, facts, groupOfNode);
+      templates.put(g.id(), source);
+      templateNodes.put(g.id(), caches.templateNode(g.id(), source));
+    }
+    Set<String> placeholders = new HashSet<>();
+    for (NodeGroup g : groups.values()) {
+      int upcoming = registry.upcoming(g.id());
+      for (int i = 1; i <= upcoming; i++) {
+        String name = "upcoming-" + g.id() + "-" + i;
+        sim.addNode(caches.placeholder(templates.get(g.id()), name));
+        placeholders.add(name);
+      }
+    }
+    return new Observation(now, Collections.unmodifiableList(nodes), facts, nodeByName, readyNodes,
+        Collections.unmodifiableMap(groups), groupOfNode, notStarted, Collections.unmodifiableSet(leftOut),
+        caches.nodeFacts.destinationNames(), Collections.unmodifiableMap(templates), Collections.unmodifiableMap(templateNodes),
+        Collections.unmodifiableSet(placeholders), notExpendable(demand.demand()), sim);
+  }
 
   /** Scale-up requests past their group's max provision time: backoff, event, target size back down. */
-  private void expireTimedOutScaleUps(Loop loop, ClusterStateRegistry registry, Instant now) {
+  private void expireTimedOutScaleUps(Map<String, NodeGroup> groups, ClusterStateRegistry registry, Instant now,
+      IterationBuilder result) {
     for (ScaleUpRequest timedOut : registry.expireRequests()) {
-      NodeGroup g = loop.groups.get(timedOut.group());
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
-          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), dev.headroom.core.nodegroup.GoDuration.format(provisionTime(g)))));
+      NodeGroup g = groups.get(timedOut.group());
+      result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
+          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), GoDuration.format(provisionTime(g)))));
       state.backoff().fail(timedOut.group(), "timeout", now);
       int missing = registry.upcomingRaw(timedOut.group());
       if (missing > 0) {
         try {
           provider.decreaseTargetSize(timedOut.group(), -missing);
-          loop.groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
+          groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
         } catch (NodeGroupProvider.ProviderException e) {
           // the next loop retries through the same timeout path
         }
@@ -293,75 +214,48 @@ public final class Autoscaler {
     }
   }
 
-  /** Nodes not started in a group whose upcoming nodes are counted: left out, placeholders stand for them. */
-  private static Set<String> leftOut(Loop loop, ClusterStateRegistry registry, Set<String> notStarted, Map<String, Node> nodeByName) {
-    Set<String> leftOut = new HashSet<>();
-    for (String name : notStarted) {
-      if (nodeByName.containsKey(name) && registry.upcomingCounted(loop.groupOfNode.get(name))) {
-        leftOut.add(name);
-      }
+  /** The node group of each node, as the provider says now. */
+  private Map<String, String> groupsOfNodes(List<Node> nodes, Map<Node, NodeFacts> facts, Map<String, NodeGroup> groups,
+      AutoscalerState.Caches caches) {
+    String[] names = new String[nodes.size()];
+    String[] owners = new String[nodes.size()];
+    for (int i = 0; i < names.length; i++) {
+      Node n = nodes.get(i);
+      names[i] = facts.get(n).name();
+      owners[i] = provider.nodeGroupOf(n).filter(groups::containsKey).orElse(null);
     }
-    return leftOut;
+    return caches.groupOfNode(names, owners);
   }
 
-  private static List<Node> without(List<Node> nodes, Set<String> leftOut, Loop loop) {
+  private static List<Node> without(List<Node> nodes, Set<String> leftOut, Map<Node, NodeFacts> facts) {
     List<Node> loaded = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
-      if (!leftOut.contains(loop.facts.get(n).name())) {
+      if (!leftOut.contains(facts.get(n).name())) {
         loaded.add(n);
       }
     }
     return loaded;
   }
 
-  /**
-   * Each group's template: its first Ready node, else the group's own template; and its sanitised copy
-   * {@code template-<group>} with a {@code kubernetes.io/hostname} of its own, as upstream gives every template node
-   * (so hostname spread constraints and hostname affinity see an empty domain of their own).
-   */
-  private void templates(Loop loop, List<Node> nodes) {
-    for (NodeGroup g : loop.groups.values()) {
-      Node sample = null;
-      for (Node n : nodes) {
-        NodeFacts f = loop.facts.get(n);
-        if (f.ready() && g.id().equals(loop.groupOfNode.get(f.name()))) {
-          sample = n;
-          break;
-        }
-      }
-      Node source = sample != null ? sample : g.template();
-      loop.templates.put(g.id(), source);
-      loop.templateNodes.put(g.id(), templateNode(g.id(), source));
-    }
+  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is missing or left out. */
+  private boolean loadable(SchedulingSimulation.BoundPod b, Map<String, Node> nodes, Set<String> leftOut) {
+    return nodes.containsKey(b.nodeName()) && !leftOut.contains(b.nodeName())
+        && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
   }
 
   /**
-   * The sanitised template node of group {@code id} copied from {@code source}, kept across loops while the source
-   * is the same object at the same resourceVersion (so it is not copied and compiled again every loop).
+   * A group's template source: its first Ready node, else the group's own template. The loop tests pods against its
+   * sanitised copy {@code template-<group>} with a {@code kubernetes.io/hostname} of its own, as upstream gives every
+   * template node (so hostname spread constraints and hostname affinity see an empty domain of their own).
    */
-  private Node templateNode(String id, Node source) {
-    String rv = source.getMetadata() == null ? null : source.getMetadata().getResourceVersion();
-    Placeholder kept = templateCopies.get(id);
-    if (kept != null && kept.template() == source && java.util.Objects.equals(rv, kept.resourceVersion())) {
-      return kept.node();
-    }
-    Node copy = Nodes.sanitizedCopy(source, "template-" + id);
-    if (templateCopies.size() > MAX_PLACEHOLDER_COPIES) {
-      templateCopies.clear();
-    }
-    templateCopies.put(id, new Placeholder(source, rv, copy));
-    return copy;
-  }
-
-  private void addPlaceholders(Loop loop, ClusterStateRegistry registry) {
-    for (NodeGroup g : loop.groups.values()) {
-      int upcoming = registry.upcoming(g.id());
-      for (int i = 1; i <= upcoming; i++) {
-        String name = "upcoming-" + g.id() + "-" + i;
-        loop.sim.addNode(placeholder(loop.templates.get(g.id()), name));
-        loop.placeholders.add(name);
+  private static Node templateSource(NodeGroup g, List<Node> nodes, Map<Node, NodeFacts> facts, Map<String, String> groupOfNode) {
+    for (Node n : nodes) {
+      NodeFacts f = facts.get(n);
+      if (f.ready() && g.id().equals(groupOfNode.get(f.name()))) {
+        return n;
       }
     }
+    return g.template();
   }
 
   /** The pending pods that are not expendable, priority descending (stable). */
@@ -376,101 +270,30 @@ public final class Autoscaler {
     return real;
   }
 
-  private void enforceMinSize(Loop loop) {
-    for (NodeGroup g : loop.groups.values()) {
-      if (g.targetSize() < g.minSize()) {
-        try {
-          provider.increaseSize(g.id(), g.minSize() - g.targetSize());
-        } catch (NodeGroupProvider.ProviderException e) {
-          loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
-              String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
-        }
-      }
-    }
-  }
-
-  private static PendingPods pendingPods(Loop loop, List<Pod> real) {
-    int onExisting = 0;
-    int onUpcoming = 0;
-    int onNew = 0;
-    int none = 0;
-    for (Pod p : real) {
-      switch (loop.placement.get(p)) {
-        case EXISTING -> onExisting++;
-        case UPCOMING -> onUpcoming++;
-        case NEW -> onNew++;
-        default -> none++;
-      }
-    }
-    return new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
-  }
-
-  /** The group's own {@code maxNodeProvisionTime} when it sets one, else the global option. */
-  private Duration provisionTime(NodeGroup g) {
-    Duration own = g == null ? null : g.options().maxNodeProvisionTime();
-    return own != null ? own : options.maxNodeProvisionTime();
-  }
+  // 2. Filter out schedulable
 
   /**
-   * The node group of each node, as the provider says now. The previous loop's map is returned when every entry
-   * is the same (most loops), so it is not built again.
+   * Packs the real pending pods onto existing and upcoming nodes (placed pods stay in the snapshot); of the pods left,
+   * DaemonSet pods and pods younger than {@code newPodScaleUpDelay} are not scaled for.
    */
-  private Map<String, String> groupsOfNodes(List<Node> nodes, Loop loop) {
-    String[] names = new String[nodes.size()];
-    String[] groups = new String[nodes.size()];
-    int mapped = 0;
-    boolean same = true;
-    for (int i = 0; i < names.length; i++) {
-      Node n = nodes.get(i);
-      names[i] = loop.facts.get(n).name();
-      String g = provider.nodeGroupOf(n).filter(loop.groups::containsKey).orElse(null);
-      groups[i] = g;
-      if (g != null) {
-        mapped++;
-        same &= g.equals(lastGroupOfNode.get(names[i]));
-      }
+  private PodList filterOutSchedulable(Observation world, IterationBuilder result) {
+    List<Pod> left = new ArrayList<>();
+    for (Pod p : world.pending()) {
+      book(world, result, p, world.sim().schedule(p, world::destination).orElse(null), left);
     }
-    if (same && mapped == lastGroupOfNode.size()) {
-      return lastGroupOfNode;
-    }
-    Map<String, String> out = new HashMap<>(names.length * 2);
-    for (int i = 0; i < names.length; i++) {
-      if (groups[i] != null) {
-        out.put(names[i], groups[i]);
-      }
-    }
-    lastGroupOfNode = java.util.Collections.unmodifiableMap(out);
-    return lastGroupOfNode;
+    left.removeIf(DrainRules::isDaemonSetPod);
+    left.removeIf(p -> tooNew(p, world.now()));
+    return PodList.real(world.pending(), left);
   }
 
-  /** A bound pod goes into the loop's snapshot unless it is expendable or its node is missing or left out. */
-  private boolean loadable(SchedulingSimulation.BoundPod b, Map<String, Node> nodes, Set<String> leftOut) {
-    return nodes.containsKey(b.nodeName()) && !leftOut.contains(b.nodeName())
-        && Nodes.priority(b.pod()) >= options.expendablePodsPriorityCutoff();
-  }
-
-  /**
-   * The placeholder node {@code name} copied from {@code template}. A copy is kept for the next loops while the
-   * template is the same object at the same non-empty resourceVersion (so it is not copied and compiled again
-   * while its node boots); a template without a version is copied every time.
-   */
-  private Node placeholder(Node template, String name) {
-    String rv = template.getMetadata() == null ? null : template.getMetadata().getResourceVersion();
-    Placeholder kept = placeholderCopies.get(name);
-    if (kept != null && kept.template() == template && rv != null && !rv.isEmpty() && rv.equals(kept.resourceVersion())) {
-      return kept.node();
+  /** Records where a pod was placed (an upcoming placeholder or an existing node), or that it was left over. */
+  static void book(Observation world, IterationBuilder result, Pod p, String node, List<Pod> left) {
+    if (node != null) {
+      result.place(p, world.placeholders().contains(node) ? Placement.UPCOMING : Placement.EXISTING);
+    } else {
+      left.add(p);
     }
-    Node copy = Nodes.sanitizedCopy(template, name);
-    if (rv != null && !rv.isEmpty()) {
-      if (placeholderCopies.size() > MAX_PLACEHOLDER_COPIES) {
-        placeholderCopies.clear();
-      }
-      placeholderCopies.put(name, new Placeholder(template, rv, copy));
-    }
-    return copy;
   }
-
-  private record Placeholder(Node template, String resourceVersion, Node node) {}
 
   private boolean tooNew(Pod p, Instant now) {
     if (options.newPodScaleUpDelay().isZero()) {
@@ -479,44 +302,39 @@ public final class Autoscaler {
     return Nodes.created(p).map(c -> c.plus(options.newPodScaleUpDelay()).isAfter(now)).orElse(false);
   }
 
-  /** Step 11d: packs pods onto existing and upcoming nodes; placed pods stay in the snapshot. */
-  private List<Pod> filterOutSchedulable(Loop loop, List<Pod> pods) {
-    List<Pod> left = new ArrayList<>();
-    Predicate<String> destination = loop::destination;
-    for (Pod p : pods) {
-      book(loop, p, loop.sim.schedule(p, destination).orElse(null), left);
-    }
-    return left;
-  }
+  // 4. Scale up
 
-  /** Records where a pod was placed (an upcoming placeholder or an existing node), or that it was left over. */
-  private static void book(Loop loop, Pod p, String node, List<Pod> left) {
-    if (node != null) {
-      loop.placement.put(p, loop.placeholders.contains(node) ? Placement.UPCOMING : Placement.EXISTING);
-    } else {
-      left.add(p);
-    }
-  }
+  /** What the scale-up step decided, and the gang buffers it took out (namespace/name: the group's message). */
+  private record ScaleUp(ScaleUpOutcome outcome, Map<String, String> blockedGangBuffers) {}
 
   /**
-   * As {@link #filterOutSchedulable} for the virtual pods, buffer by buffer in injection order (the order of
-   * {@link BufferInjector.Injection#pods()}): a buffer's chunks are one list the simulation may know from
-   * earlier loops.
+   * The scale-up for the pods left, with the pods of a group ({@link PodGroups}: a PodGroup or a gang buffer) scaled
+   * for as a unit ({@link GangScaleUp}); without groups this is {@link #scaleUp(Observation, IterationBuilder, List,
+   * List, int)} alone. Afterwards every pending and virtual pod has a placement.
    */
-  private List<Pod> filterOutSchedulableVirtual(Loop loop, BufferInjector.Injection injection) {
-    List<Pod> left = new ArrayList<>();
-    Predicate<String> destination = loop::destination;
-    for (BufferInjector.Entry e : injection.entries()) {
-      List<Pod> pods = e.pods();
-      if (pods.isEmpty()) {
-        continue;
-      }
-      List<String> nodes = loop.sim.scheduleAll(pods, destination);
-      for (int k = 0; k < pods.size(); k++) {
-        book(loop, pods.get(k), nodes.get(k), left);
-      }
+  private ScaleUp scaleUp(Observation world, PodList pods, AutoscalerState.Caches caches, IterationBuilder result) {
+    int nodeCount = world.nodeCount();
+    PodGroups declared = cluster.podGroups();
+    GangScaleUp.Members members = GangScaleUp.members(declared, world.pending(), pods.injection());
+    ScaleUp up;
+    if (members.members().isEmpty()) {
+      up = new ScaleUp(scaleUp(world, result, pods.unschedulable(), pods.unschedulableVirtual(), nodeCount), Map.of());
+      result.scaledUp(up.outcome(), List.of());
+    } else {
+      GangScaleUp.Result r = GangScaleUp.run(pods.unschedulable(), pods.unschedulableVirtual(), members,
+          GangScaleUp.running(declared, caches.pods.all()), (rp, vp) -> scaleUp(world, result, rp, vp, nodeCount),
+          gangContext(world, result, nodeCount));
+      GangScaleUp.events(r, pods.injection()).forEach(result::emit);
+      up = new ScaleUp(r.outcome(), GangScaleUp.blockedBuffers(r));
+      result.scaledUp(up.outcome(), r.groups());
     }
-    return left;
+    for (Pod p : pods.unschedulableVirtual()) {
+      result.placeNowhereUnlessPlaced(p);
+    }
+    for (Pod p : pods.pending()) {
+      result.placeNowhereUnlessPlaced(p);
+    }
+    return up;
   }
 
   /** Result of the scale-up phase. */
@@ -549,13 +367,14 @@ public final class Autoscaler {
     }
   }
 
-  private ScaleUpOutcome scaleUp(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
+  /** One scale-up step over the real and virtual pods given (the step {@link GangScaleUp} runs as trials too). */
+  private ScaleUpOutcome scaleUp(Observation world, IterationBuilder result, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
     Map<Pod, String> reasons = new IdentityHashMap<>();
     if (real.isEmpty() && virtual.isEmpty()) {
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpNotNeeded, List.of(), Map.of(), List.of(), reasons, null);
     }
-    if (options.maxNodesTotal() > 0 && loop.readyNodes.size() >= options.maxNodesTotal()) {
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
+    if (options.maxNodesTotal() > 0 && world.readyNodes().size() >= options.maxNodesTotal()) {
+      result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
           String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpLimitedByMaxNodesTotal, List.of(), Map.of(), List.of(), reasons, Events.MAX_TOTAL_NODES_REASON);
     }
@@ -566,21 +385,22 @@ public final class Autoscaler {
         oldest = c;
       }
     }
-    if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(loop.now) && oldest != Instant.MIN) {
+    if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(world.now()) && oldest != Instant.MIN) {
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, null);
     }
-    ScaleUpRun run = new ScaleUpRun(loop, real, virtual, currentNodeCount);
+    ScaleUpRun run = new ScaleUpRun(world, result, real, virtual, currentNodeCount);
     return run.run();
   }
 
   /**
    * One scale-up phase: the planner's options ({@link PerGroupEstimates} by default, {@link TieredScaleUp} with
    * {@code provisioning-pass}) as the loop executes them ({@link ScaleUpPlanner#executed}), then the provider call for
-   * each, capped by {@code maxNodesTotal} and the group's maximum size. Its steps are methods of their own, so the
-   * JIT compiles small units.
+   * each, capped by {@code maxNodesTotal} and the group's maximum size; the group sizes, placements and events go to
+   * the loop's {@link IterationBuilder}.
    */
   private final class ScaleUpRun {
-    final Loop loop;
+    final Observation world;
+    final IterationBuilder iteration;
     // Per-pod reason counters: reason text -> count of groups.
     final Map<Pod, Map<String, Integer>> perPod = new IdentityHashMap<>();
     final List<Pod> all;
@@ -590,8 +410,9 @@ public final class Autoscaler {
     boolean anyError;
     int nodeCount;
 
-    ScaleUpRun(Loop loop, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
-      this.loop = loop;
+    ScaleUpRun(Observation world, IterationBuilder iteration, List<Pod> real, List<Pod> virtual, int currentNodeCount) {
+      this.world = world;
+      this.iteration = iteration;
       this.all = new ArrayList<>(real);
       all.addAll(virtual);
       this.triggered = new IdentityHashMap<>(all.size());
@@ -599,11 +420,11 @@ public final class Autoscaler {
     }
 
     ScaleUpOutcome run() {
-      Expanders expanders = Expanders.create(options.expander(), List.copyOf(loop.groups.values()), options.expanderPriorities(),
-          new Random(options.randomSeed() ^ loop.now.getEpochSecond()));
-      Instant now = loop.now;
-      ScaleUpPlanner.Input input = new ScaleUpPlanner.Input(loop.sim, List.copyOf(loop.groups.values()),
-          loop.templateNodes, g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod);
+      Expanders expanders = Expanders.create(options.expander(), List.copyOf(iteration.groups().values()), options.expanderPriorities(),
+          new Random(options.randomSeed() ^ world.now().getEpochSecond()));
+      Instant now = world.now();
+      ScaleUpPlanner.Input input = new ScaleUpPlanner.Input(world.sim(), List.copyOf(iteration.groups().values()),
+          world.templateNodes(), g -> skipReason(g, now), List.copyOf(all), nodeCount, options, expanders, perPod);
       List<ExpansionOption> plan = ScaleUpPlanner.executed(input, planner.plan(input));
       for (ExpansionOption o : plan) {
         if (!execute(o)) {
@@ -623,17 +444,17 @@ public final class Autoscaler {
         result = ScaleUpResult.ScaleUpNoOptionsAvailable;
       }
       // No group to consider leaves no per-group reason to count: say why instead of an empty text.
-      String noGroups = loop.groups.isEmpty() ? Events.NO_NODE_GROUPS_REASON : null;
+      String noGroups = iteration.groups().isEmpty() ? Events.NO_NODE_GROUPS_REASON : null;
       return new ScaleUpOutcome(result, List.copyOf(decisions), triggered, triggeredInOrder, reasons, noGroups);
     }
 
     /** Scales the option's group up; false when no further option may be executed (node total reached). */
     private boolean execute(ExpansionOption o) {
-      NodeGroup g = loop.groups.get(o.group().id());
+      NodeGroup g = iteration.groups().get(o.group().id());
       int delta = o.nodeCount();
       if (options.maxNodesTotal() > 0 && delta > options.maxNodesTotal() - nodeCount) {
         delta = options.maxNodesTotal() - nodeCount;
-        loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
+        iteration.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.MAX_NODES_TOTAL_REACHED,
             String.format(Events.MAX_NODES_TOTAL_REACHED_MSG, options.maxNodesTotal())));
         if (delta < 1) {
           return false;
@@ -644,23 +465,23 @@ public final class Autoscaler {
         return true;
       }
       int newSize = g.targetSize() + delta;
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
+      iteration.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_BEFORE, g.id(), newSize, g.targetSize(), g.maxSize())));
       try {
         provider.increaseSize(g.id(), delta);
       } catch (NodeGroupProvider.ProviderException e) {
         anyError = true;
-        loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
+        iteration.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
             String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
-        state.backoff().fail(g.id(), "cloudProviderError", loop.now);
+        state.backoff().fail(g.id(), "cloudProviderError", world.now());
         for (Pod p : o.pods()) {
           perPod.computeIfAbsent(p, x -> new TreeMap<>()).merge("scale-up execution failed", 1, Integer::sum);
         }
         return true;
       }
-      state.registerScaleUp(g.id(), delta, loop.now, provisionTime(g));
-      state.scaledUp(loop.now);
-      loop.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
+      state.registerScaleUp(g.id(), delta, world.now(), provisionTime(g));
+      state.scaledUp(world.now());
+      iteration.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
       record(o, g, delta, newSize);
       return true;
@@ -679,67 +500,42 @@ public final class Autoscaler {
       }
       ScaleUpDecision d = new ScaleUpDecision(g.id(), delta, g.targetSize(), newSize, g.maxSize(), realCount, virtualCount);
       decisions.add(d);
-      loop.groups.put(g.id(), g.withTargetSize(newSize));
+      iteration.groups().put(g.id(), g.withTargetSize(newSize));
       nodeCount += delta;
-      Set<Pod> helped = java.util.Collections.newSetFromMap(new IdentityHashMap<>(o.pods().size()));
+      Set<Pod> helped = Collections.newSetFromMap(new IdentityHashMap<>(o.pods().size()));
       helped.addAll(o.pods());
       for (Pod p : o.pods()) {
         triggered.put(p, d);
         triggeredInOrder.add(p);
-        loop.placement.put(p, Placement.NEW);
+        iteration.place(p, Placement.NEW);
       }
       all.removeIf(helped::contains);
     }
   }
 
-  /**
-   * Step 13 all-or-nothing: the scale-up for the pending pods, with the pods of a group ({@link PodGroups}: a PodGroup or
-   * a gang buffer) scaled for as a unit ({@link GangScaleUp}). Without groups this is the scale-up step alone.
-   */
-  private ScaleUpOutcome allOrNothing(Loop loop, List<Pod> real, BufferInjector.Injection injection, List<Pod> remainingReal,
-      List<Pod> remainingVirtual, int nodeCount) {
-    PodGroups declared = cluster.podGroups();
-    GangScaleUp.Members members = GangScaleUp.members(declared, real, injection);
-    if (members.members().isEmpty()) {
-      return scaleUp(loop, remainingReal, remainingVirtual, nodeCount);
-    }
-    GangScaleUp.Result r = GangScaleUp.run(remainingReal, remainingVirtual, members, GangScaleUp.running(declared, pods.all()),
-        (rp, vp) -> scaleUp(loop, rp, vp, nodeCount), gangContext(loop, nodeCount));
-    loop.podGroups = r.groups();
-    loop.blockedGangBuffers = GangScaleUp.blockedBuffers(r);
-    GangScaleUp.events(r, injection).forEach(loop::emit);
-    return r.outcome();
-  }
-
   /** The iteration's side of {@link GangScaleUp}: trials that leave no trace, placements, and the limit diagnosis. */
-  private GangScaleUp.Context gangContext(Loop loop, int nodeCount) {
+  private GangScaleUp.Context gangContext(Observation world, IterationBuilder result, int nodeCount) {
     return new GangScaleUp.Context() {
       @Override
       public <T> T trial(Supplier<T> body) {
-        Map<String, NodeGroup> groups = new LinkedHashMap<>(loop.groups);
-        Map<Pod, Placement> placement = loop.placement;
-        loop.placement = new IdentityHashMap<>(placement);
-        int emitted = loop.emitted.size();
+        IterationBuilder.Mark mark = result.mark();
         AutoscalerState.Memory memory = state.memory();
         try {
           return staged.staged(body);
         } finally {
-          loop.groups.clear();
-          loop.groups.putAll(groups);
-          loop.placement = placement;
-          loop.emitted.subList(emitted, loop.emitted.size()).clear();
+          result.rollBack(mark);
           state.restore(memory);
         }
       }
 
       @Override
       public Placement placement(Pod p) {
-        return loop.placement.get(p);
+        return result.placement(p);
       }
 
       @Override
       public String limit(ScaleUpOutcome out, List<Pod> unplaced) {
-        return GangScaleUp.limit(options, loop.groups.values(), loop.templates, loop.sim, g -> state.backoff().isBackedOff(g, loop.now),
+        return GangScaleUp.limit(options, result.groups().values(), world.templates(), world.sim(), g -> state.backoff().isBackedOff(g, world.now()),
             out, unplaced, nodeCount);
       }
     };
@@ -770,12 +566,83 @@ public final class Autoscaler {
     return sb.toString();
   }
 
-  private List<BufferOutcome> bufferOutcomes(Loop loop, BufferInjector.Injection injection) {
+  /** The group's own {@code maxNodeProvisionTime} when it sets one, else the global option. */
+  private Duration provisionTime(NodeGroup g) {
+    Duration own = g == null ? null : g.options().maxNodeProvisionTime();
+    return own != null ? own : options.maxNodeProvisionTime();
+  }
+
+  // 5. Scale down
+
+  private void scaleDown(Observation world, ScaleUpOutcome up, IterationBuilder result) {
+    boolean scaleUpHappened = up.result() == ScaleUpResult.ScaleUpSuccessful;
+    if (!options.scaleDownEnabled() || up.result() == ScaleUpResult.ScaleUpInCooldown || scaleUpHappened) {
+      return;
+    }
+    Instant now = world.now();
+    ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, result::emit);
+    ScaleDownPlanner.Plan plan = planner.plan(new ScaleDownPlanner.Input(now, world.sim(), world.nodes(), world.groups(),
+        world.groupOfNode(), world.facts(), world.destinationNodes(), world.placeholders(), world.notStarted(),
+        cluster.podDisruptionBudgets()));
+    result.scaledDown(plan, planner.actuate(now, plan, world.groups(), world.nodeByName()));
+  }
+
+  // 6. Minimum sizes
+
+  private void enforceMinSize(IterationBuilder result) {
+    for (NodeGroup g : result.groups().values()) {
+      if (g.targetSize() < g.minSize()) {
+        try {
+          provider.increaseSize(g.id(), g.minSize() - g.targetSize());
+        } catch (NodeGroupProvider.ProviderException e) {
+          result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FAILED_TO_SCALE_UP_GROUP,
+              String.format(Events.FAILED_TO_SCALE_UP_GROUP_MSG, g.id(), e.getMessage())));
+        }
+      }
+    }
+  }
+
+  // 7. Report
+
+  private void report(Observation world, PodList pods, ScaleUp up, IterationBuilder result) {
+    List<Pod> unhelped = new ArrayList<>();
+    for (Pod p : pods.unschedulable()) {
+      if (result.placement(p) != Placement.NEW) {
+        unhelped.add(p);
+      }
+    }
+    List<UnschedulablePod> unschedulable = new ArrayList<>();
+    for (Pod p : unhelped) {
+      unschedulable.add(new UnschedulablePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), up.outcome().reasonFor(p)));
+    }
+    ScaleUpStatusProcessor.process(up.outcome(), unhelped, pods.unschedulableVirtual(), pods.injection(), result::emit);
+    result.reported(pendingPods(pods.pending(), result), unschedulable,
+        bufferOutcomes(world, pods.injection(), up.blockedGangBuffers(), result));
+  }
+
+  private static PendingPods pendingPods(List<Pod> real, IterationBuilder result) {
+    int onExisting = 0;
+    int onUpcoming = 0;
+    int onNew = 0;
+    int none = 0;
+    for (Pod p : real) {
+      switch (result.placement(p)) {
+        case EXISTING -> onExisting++;
+        case UPCOMING -> onUpcoming++;
+        case NEW -> onNew++;
+        default -> none++;
+      }
+    }
+    return new PendingPods(real.size(), onExisting, onUpcoming, onNew, none);
+  }
+
+  private List<BufferOutcome> bufferOutcomes(Observation world, BufferInjector.Injection injection,
+      Map<String, String> blockedGangBuffers, IterationBuilder result) {
     List<BufferOutcome> out = new ArrayList<>();
     List<Node> existing = new ArrayList<>();
-    for (Node n : loop.nodes) {
-      String name = loop.facts.get(n).name();
-      if (loop.destinationNodes.contains(name) && !loop.leftOut.contains(name)) {
+    for (Node n : world.nodes()) {
+      String name = world.facts().get(n).name();
+      if (world.destinationNodes().contains(name) && !world.leftOut().contains(name)) {
         existing.add(n);
       }
     }
@@ -783,14 +650,15 @@ public final class Autoscaler {
     Map<Map<String, Long>, SchedulingSimulation.ChunkRoom> rooms = new HashMap<>();
     for (BufferInjector.Entry e : injection.entries()) {
       SchedulingSimulation.ChunkRoom room = e.pods().isEmpty() ? SchedulingSimulation.ChunkRoom.NONE
-          : rooms.computeIfAbsent(loop.req(e.pods().get(0)), k -> loop.sim.chunkRoom(e.pods().get(0), existing));
-      out.add(bufferOutcome(loop, e, room));
+          : rooms.computeIfAbsent(world.sim().requests(e.pods().get(0)), k -> world.sim().chunkRoom(e.pods().get(0), existing));
+      out.add(bufferOutcome(world, e, room, blockedGangBuffers, result));
     }
     return out;
   }
 
   /** Where a buffer's chunks went in this loop, its conditions, and the status write when they changed. */
-  private BufferOutcome bufferOutcome(Loop loop, BufferInjector.Entry e, SchedulingSimulation.ChunkRoom room) {
+  private BufferOutcome bufferOutcome(Observation world, BufferInjector.Entry e, SchedulingSimulation.ChunkRoom room,
+      Map<String, String> blockedGangBuffers, IterationBuilder result) {
     CapacityBuffer b = e.buffer();
     long gen = b.getMetadata().getGeneration() == null ? 0 : b.getMetadata().getGeneration();
     int existing = 0;
@@ -799,7 +667,8 @@ public final class Autoscaler {
     int newOnly = 0;
     int failed = 0;
     for (Pod p : e.pods()) {
-      switch (loop.placement.getOrDefault(p, Placement.NONE)) {
+      Placement at = result.placement(p);
+      switch (at == null ? Placement.NONE : at) {
         case EXISTING -> existing++;
         case UPCOMING -> { upcomingOrNew++; upcomingOnly++; }
         case NEW -> { upcomingOrNew++; newOnly++; }
@@ -807,9 +676,9 @@ public final class Autoscaler {
       }
     }
     Condition capacity = !e.injected() ? CapacityAvailability.notEvaluated(gen)
-        : CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !fitsSomeEmptyNode(loop, e.pods().get(0)),
+        : CapacityAvailability.evaluate(e.pods().size(), existing, upcomingOrNew, failed, !fitsSomeEmptyNode(world, e.pods().get(0)),
             null, gen);
-    String gang = loop.blockedGangBuffers.get(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName());
+    String gang = blockedGangBuffers.get(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName());
     if (gang != null && e.injected() && !BufferConditions.REASON_INFEASIBLE.equals(capacity.getReason())) {
       capacity = CapacityAvailability.gangDoesNotFit(gang, gen);
     }
@@ -817,8 +686,8 @@ public final class Autoscaler {
     if (conditions == null) {
       conditions = new ArrayList<>();
     }
-    boolean changed = StatusConditions.set(conditions, e.provisioning(), loop.now);
-    changed |= StatusConditions.set(conditions, capacity, loop.now);
+    boolean changed = StatusConditions.set(conditions, e.provisioning(), world.now());
+    changed |= StatusConditions.set(conditions, capacity, world.now());
     if (changed) {
       statusWriter.writeConditions(b, conditions);
     }
@@ -827,26 +696,17 @@ public final class Autoscaler {
   }
 
   /** True when {@code chunk} fits an empty Ready node of the cluster or an empty node of some group's template. */
-  private static boolean fitsSomeEmptyNode(Loop loop, Pod chunk) {
-    for (Node n : loop.nodes) {
-      if (loop.readyNodes.contains(n.getMetadata().getName()) && loop.sim.fitsEmptyNode(chunk, n)) {
+  private static boolean fitsSomeEmptyNode(Observation world, Pod chunk) {
+    for (Node n : world.nodes()) {
+      if (world.readyNodes().contains(n.getMetadata().getName()) && world.sim().fitsEmptyNode(chunk, n)) {
         return true;
       }
     }
-    for (Node t : loop.templateNodes.values()) {
-      if (loop.sim.fitsEmptyNode(chunk, t)) {
+    for (Node t : world.templateNodes().values()) {
+      if (world.sim().fitsEmptyNode(chunk, t)) {
         return true;
       }
     }
     return false;
-  }
-
-  private IterationResult finish(Loop loop, ScaleUpResult result, List<ScaleUpDecision> up,
-      List<IterationResult.ScaleDownDecision> down, PendingPods pending, List<UnschedulablePod> unschedulable,
-      ScaleDownPlanner.Plan plan, List<BufferOutcome> buffers) {
-    return new IterationResult(loop.now, options.expander(), result, List.copyOf(up), List.copyOf(down), pending,
-        List.copyOf(buffers), List.copyOf(unschedulable),
-        plan == null ? List.of() : plan.unneeded(), plan == null ? List.of() : plan.unremovable(), List.copyOf(loop.emitted),
-        loop.nodeStatuses, loop.notDemand, loop.podGroups);
   }
 }

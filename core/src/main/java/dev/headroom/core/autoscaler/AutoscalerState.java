@@ -1,15 +1,21 @@
 package dev.headroom.core.autoscaler;
 
 import dev.headroom.core.nodegroup.Backoff;
+import io.fabric8.kubernetes.api.model.Node;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Everything an autoscaler remembers between iterations: the cluster-state registry of scale-up requests,
- * group backoff, unneeded-since timers, recently-unremovable nodes and the scale-down cooldown clocks. One
+ * group backoff, unneeded-since timers, recently-unremovable nodes and the scale-down cooldown clocks, and the
+ * {@link Caches} that let a loop read and copy less than the one before it (they never change a decision). One
  * object per autoscaler; the cluster runtime and the simulator keep it across loops, {@code plan} starts
  * with a fresh one.
  */
@@ -22,7 +28,9 @@ public final class AutoscalerState {
   private Instant lastScaleUp;
   private Instant lastScaleDownDelete;
   private Instant lastScaleDownFailure;
-  private long loops;
+  private Caches caches;
+  /** The autoscaler that filled {@link #caches}. */
+  private Object cachesOwner;
 
   public AutoscalerState(AutoscalerOptions options) {
     this.backoff = new Backoff(options.initialNodeGroupBackoffDuration(), options.maxNodeGroupBackoffDuration(), options.nodeGroupBackoffResetTimeout());
@@ -135,8 +143,142 @@ public final class AutoscalerState {
     return since.isBefore(t) != now.isBefore(t);
   }
 
-  /** Loop counter (seeds the loop's random source). */
-  long nextLoop() {
-    return loops++;
+  /**
+   * The caches of autoscaler {@code owner}: the ones it filled in its earlier loops, or fresh ones when this state
+   * is new or another autoscaler used it last (the caches are tied to the cluster view and the simulations of the
+   * autoscaler that filled them).
+   */
+  Caches caches(Object owner) {
+    if (caches == null || cachesOwner != owner) {
+      caches = new Caches();
+      cachesOwner = owner;
+    }
+    return caches;
+  }
+
+  /**
+   * What a loop keeps for the next one so that it reads, copies and compiles less: the pods as the earlier loops read
+   * them, the facts of each node object, the buffers' virtual pods, the node-to-group map, the sanitised template and
+   * placeholder node copies, and the pods changed since the snapshot was last loaded. A loop with fresh caches decides
+   * the same as one with kept caches ({@code IncrementalLoadEquivalenceTest}).
+   */
+  static final class Caches {
+    /** Beyond this many pod changes between two snapshot loads, the next load starts from scratch. */
+    private static final int MAX_UNLOADED_CHANGES = 100_000;
+    /** Bound on each map of node copies (cleared when it is exceeded). */
+    private static final int MAX_NODE_COPIES = 4096;
+
+    /** The pods as the previous loops read them. */
+    final PodIndex pods = new PodIndex();
+    /** What the loops read of each node object. */
+    final NodeFacts.Cache nodeFacts = new NodeFacts.Cache();
+    /** The buffers' virtual pods kept from the previous loop. */
+    final VirtualPodCache virtualPods = new VirtualPodCache();
+    /** How many virtual pods the previous loop injected (sizes the next loop's placement map). */
+    private int lastVirtualPods;
+    private Map<String, String> lastGroupOfNode = Map.of();
+    /** Placeholder node copies by name. */
+    private final Map<String, NodeCopy> placeholderCopies = new HashMap<>();
+    /** Sanitised template nodes by group id. */
+    private final Map<String, NodeCopy> templateCopies = new HashMap<>();
+    /** UIDs of pods changed since the last snapshot load; null when unknown (load everything). */
+    private Set<String> unloaded;
+
+    private Caches() {}
+
+    /** Refreshes {@link #pods} from {@code view} and notes which pods changed since the snapshot was last loaded. */
+    void refreshPods(ClusterView view) {
+      Set<String> changed = pods.refresh(view);
+      if (changed == null) {
+        unloaded = null;
+      } else if (unloaded != null) {
+        unloaded.addAll(changed);
+        if (unloaded.size() > MAX_UNLOADED_CHANGES) {
+          unloaded = null;
+        }
+      }
+    }
+
+    /** The UIDs of pods changed since the last load (null: load everything); from now on, changes count afresh. */
+    Set<String> takeUnloaded() {
+      Set<String> out = unloaded;
+      unloaded = new LinkedHashSet<>();
+      return out;
+    }
+
+    int lastVirtualPods() {
+      return lastVirtualPods;
+    }
+
+    void virtualPodsInjected(int count) {
+      lastVirtualPods = count;
+    }
+
+    /**
+     * The node group of each node: {@code groups[i]} of {@code names[i]} (null for no group). The previous loop's map
+     * is returned when every entry is the same (most loops), so it is not built again.
+     */
+    Map<String, String> groupOfNode(String[] names, String[] groups) {
+      int mapped = 0;
+      boolean same = true;
+      for (int i = 0; i < names.length; i++) {
+        if (groups[i] != null) {
+          mapped++;
+          same &= groups[i].equals(lastGroupOfNode.get(names[i]));
+        }
+      }
+      if (same && mapped == lastGroupOfNode.size()) {
+        return lastGroupOfNode;
+      }
+      Map<String, String> out = new HashMap<>(names.length * 2);
+      for (int i = 0; i < names.length; i++) {
+        if (groups[i] != null) {
+          out.put(names[i], groups[i]);
+        }
+      }
+      lastGroupOfNode = Collections.unmodifiableMap(out);
+      return lastGroupOfNode;
+    }
+
+    /**
+     * The sanitised template node of group {@code id} copied from {@code source}, kept while the source is the same
+     * object at the same resourceVersion (so it is not copied and compiled again every loop).
+     */
+    Node templateNode(String id, Node source) {
+      String rv = source.getMetadata() == null ? null : source.getMetadata().getResourceVersion();
+      NodeCopy kept = templateCopies.get(id);
+      if (kept != null && kept.source() == source && Objects.equals(rv, kept.resourceVersion())) {
+        return kept.node();
+      }
+      Node copy = Nodes.sanitizedCopy(source, "template-" + id);
+      if (templateCopies.size() > MAX_NODE_COPIES) {
+        templateCopies.clear();
+      }
+      templateCopies.put(id, new NodeCopy(source, rv, copy));
+      return copy;
+    }
+
+    /**
+     * The placeholder node {@code name} copied from {@code template}. A copy is kept while the template is the same
+     * object at the same non-empty resourceVersion (so it is not copied and compiled again while its node boots); a
+     * template without a version is copied every time.
+     */
+    Node placeholder(Node template, String name) {
+      String rv = template.getMetadata() == null ? null : template.getMetadata().getResourceVersion();
+      NodeCopy kept = placeholderCopies.get(name);
+      if (kept != null && kept.source() == template && rv != null && !rv.isEmpty() && rv.equals(kept.resourceVersion())) {
+        return kept.node();
+      }
+      Node copy = Nodes.sanitizedCopy(template, name);
+      if (rv != null && !rv.isEmpty()) {
+        if (placeholderCopies.size() > MAX_NODE_COPIES) {
+          placeholderCopies.clear();
+        }
+        placeholderCopies.put(name, new NodeCopy(template, rv, copy));
+      }
+      return copy;
+    }
+
+    private record NodeCopy(Node source, String resourceVersion, Node node) {}
   }
 }
