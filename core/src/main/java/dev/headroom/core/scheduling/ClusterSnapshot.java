@@ -248,7 +248,6 @@ public final class ClusterSnapshot {
       labelIndex.remove(reused, id);
     }
     labelIndex.add(node, id);
-    topology.setNode(id, node);
     topology.nodeAdded(id, node);
     return id;
   }

@@ -262,8 +262,9 @@ final class TopologyCounters {
 
   // ---------------------------------------------------------------- values, kept current by the store's writes
 
-  /** Node {@code id} was added to the store: every derived counter it is eligible for counts its domain. */
+  /** Node {@code id} was added to the store: records its domains, and every derived counter it is eligible for counts it. */
   void nodeAdded(int id, CompiledNode node) {
+    setNode(id, node);
     for (CounterDef def : defs) {
       DomainCounts c = countsForWrite(def);
       if (c != null && def.eligible(node)) {
