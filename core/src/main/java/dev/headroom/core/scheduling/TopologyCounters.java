@@ -7,14 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.IntFunction;
-import java.util.function.IntSupplier;
 
 /**
  * The topology counters' definitions (spec §2.3, InterPodAffinity and PodTopologySpread): the topology keys and
  * their interned values, each node index's domain per key, the counter definitions (which pods a counter counts
- * and on which nodes) and the required anti-affinity terms of the pods in the snapshot. The per-domain values
- * ({@link DomainCounts}) are layered with the node store; a definition, once made, is kept for the snapshot's life.
+ * and on which nodes) and the required anti-affinity terms of the pods in the snapshot; and the counters' values.
+ * A definition, once made, is kept for the snapshot's life.
+ *
+ * <h2>Values</h2>
+ * A definition's per-domain counts ({@link DomainCounts}) are kept in the {@link NodeStore}'s layers
+ * ({@link NodeStore.Layer#counters}), so they drop and fold with the node states they count, with no second layer
+ * stack to keep in step. A definition's counts are derived on their first read ({@link #counts}) from the base's
+ * node states and then each layer's own (a layer costs its changes, not the nodes); from then on every store write
+ * updates them ({@link #podAdded} and the other updates), a layer copying them from below on its first write.
  */
 final class TopologyCounters {
 
@@ -24,8 +29,7 @@ final class TopologyCounters {
   }
 
   private final SchedulingCompiler compiler;
-  private final IntFunction<CompiledNode> nodeAt;
-  private final IntSupplier nodeCount;
+  private final NodeStore store;
   private int capacity;
 
   // Topology keys, their interned values, and each node index's domain per key (-1: no label).
@@ -39,12 +43,11 @@ final class TopologyCounters {
   private final List<AffinityTerm> ownerTerms = new ArrayList<>();
   private final Map<AffinityTerm, Integer> ownerTermIds = new HashMap<>();
 
-  /** Definitions over the store's nodes: {@code nodeAt(i)} for every index below {@code nodeCount}. */
-  TopologyCounters(SchedulingCompiler compiler, IntFunction<CompiledNode> nodeAt, IntSupplier nodeCount, int capacity) {
+  /** The counters over {@code store}'s nodes, with their values in its layers. */
+  TopologyCounters(SchedulingCompiler compiler, NodeStore store) {
     this.compiler = compiler;
-    this.nodeAt = nodeAt;
-    this.nodeCount = nodeCount;
-    this.capacity = capacity;
+    this.store = store;
+    this.capacity = store.capacity();
   }
 
   /** Every counter definition, in creation order (ids are positions). */
@@ -67,15 +70,16 @@ final class TopologyCounters {
     return domains[keyId][index];
   }
 
-  /** Records the domains of {@code node}, now at {@code index}, for every key. */
+  /** Records the domains of {@code node}, now at {@code index} in the store, for every key. */
   void setNode(int index, CompiledNode node) {
+    ensureCapacity(store.capacity());
     for (int k = 0; k < keyNames.size(); k++) {
       domains[k][index] = domainOf(k, node);
     }
   }
 
   /** Grows the per-node domain arrays to {@code cap} node indexes. */
-  void ensureCapacity(int cap) {
+  private void ensureCapacity(int cap) {
     if (cap > capacity) {
       capacity = cap;
       for (int k = 0; k < domains.length; k++) {
@@ -206,8 +210,8 @@ final class TopologyCounters {
     domainIds.add(new HashMap<>());
     domains = Arrays.copyOf(domains, k + 1);
     domains[k] = new int[capacity];
-    for (int i = 0, n = nodeCount.getAsInt(); i < n; i++) {
-      domains[k][i] = domainOf(k, nodeAt.apply(i));
+    for (int i = 0, n = store.nodeCount(); i < n; i++) {
+      domains[k][i] = domainOf(k, store.node(i));
     }
     return k;
   }
@@ -254,5 +258,132 @@ final class TopologyCounters {
       keys.add(t.topologyKey());
     }
     return keys;
+  }
+
+  // ---------------------------------------------------------------- values, kept current by the store's writes
+
+  /** Node {@code id} was added to the store: records its domains, and every derived counter it is eligible for counts it. */
+  void nodeAdded(int id, CompiledNode node) {
+    setNode(id, node);
+    for (CounterDef def : defs) {
+      DomainCounts c = countsForWrite(def);
+      if (c != null && def.eligible(node)) {
+        c.addNode(id, domain(def.keyId, id));
+      }
+    }
+  }
+
+  /** Node {@code index}, whose pods were removed, is about to be removed from the store. */
+  void nodeRemoved(int index) {
+    for (CounterDef def : defs) {
+      DomainCounts c = countsForWrite(def);
+      if (c != null && c.eligible.get(index)) {
+        c.removeNode(index, domain(def.keyId, index));
+      }
+    }
+  }
+
+  /** {@code pod} was added to node {@code index}: registers its anti-affinity terms and counts it. */
+  void podAdded(CompiledPod pod, int index) {
+    registerOwnerTerms(pod);
+    count(pod, index, 1);
+  }
+
+  /** {@code pod} was removed from node {@code index}. */
+  void podRemoved(CompiledPod pod, int index) {
+    count(pod, index, -1);
+  }
+
+  /** Registers the owner counters of {@code pod}'s required anti-affinity terms. */
+  void registerOwnerTerms(CompiledPod pod) {
+    List<AffinityTerm> anti = pod.antiAffinity();
+    for (int k = 0; k < anti.size(); k++) {
+      registerOwnerTerm(anti.get(k));
+    }
+  }
+
+  private void count(CompiledPod pod, int index, int sign) {
+    for (int d = 0; d < defs.size(); d++) {
+      CounterDef def = defs.get(d);
+      if (def.matches(pod)) {
+        DomainCounts c = countsForWrite(def);
+        if (c != null && c.eligible.get(index)) {
+          c.addCount(domain(def.keyId, index), sign * def.multiplicity(pod));
+        }
+      }
+    }
+  }
+
+  /** The counts of {@code def} as the store's top layer sees them, deriving them from the layers when missing. */
+  DomainCounts counts(CounterDef def) {
+    for (NodeStore.Layer l = store.top(); l != null; l = l.parent) {
+      DomainCounts c = l.counters.get(def.id);
+      if (c != null) {
+        return c;
+      }
+    }
+    return derive(def, store.top());
+  }
+
+  /** The counts of {@code def} in {@code layer}: those of its parent (derived first), with the layer's own states. */
+  private DomainCounts derive(CounterDef def, NodeStore.Layer layer) {
+    DomainCounts parent = null;
+    if (layer.parent != null) {
+      parent = layer.parent.counters.get(def.id);
+      if (parent == null) {
+        parent = derive(def, layer.parent);
+      }
+    }
+    DomainCounts c = parent == null ? new DomainCounts() : parent.copy();
+    if (layer.states != null) {
+      for (int i = 0; i < layer.states.length && i < layer.nodeCount; i++) {
+        NodeState s = layer.states[i];
+        if (s == null) {
+          continue;
+        }
+        if (parent != null && parent.eligible.get(i)) {
+          NodeState old = layer.parent == null ? null : NodeStore.stateAt(layer.parent, i);
+          if (old != null && old != NodeStore.REMOVED) {
+            c.addCount(domain(def.keyId, i), -matching(def, old));
+          }
+          c.removeNode(i, domain(def.keyId, i));
+        }
+        if (s != NodeStore.REMOVED && def.eligible(store.node(i))) {
+          c.addNode(i, domain(def.keyId, i));
+          c.addCount(domain(def.keyId, i), matching(def, s));
+        }
+      }
+    }
+    layer.counters.put(def.id, c);
+    return c;
+  }
+
+  private static int matching(CounterDef def, NodeState s) {
+    int n = 0;
+    for (int k = 0; k < s.podCount; k++) {
+      CompiledPod p = s.pod(k);
+      if (def.matches(p)) {
+        n += def.multiplicity(p);
+      }
+    }
+    return n;
+  }
+
+  /** The top layer's own copy of the counts of {@code def}, or null when no layer has derived them yet. */
+  private DomainCounts countsForWrite(CounterDef def) {
+    NodeStore.Layer top = store.top();
+    DomainCounts own = top.counters.get(def.id);
+    if (own != null) {
+      return own;
+    }
+    for (NodeStore.Layer l = top.parent; l != null; l = l.parent) {
+      DomainCounts c = l.counters.get(def.id);
+      if (c != null) {
+        DomainCounts copy = c.copy();
+        top.counters.put(def.id, copy);
+        return copy;
+      }
+    }
+    return null;
   }
 }

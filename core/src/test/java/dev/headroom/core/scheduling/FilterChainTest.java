@@ -16,7 +16,7 @@ class FilterChainTest {
 
   /** A chain over no topology counts (every domain count 0). */
   private static FilterChain chain(SchedulingCompiler compiler) {
-    TopologyCounters topology = new TopologyCounters(compiler, i -> null, () -> 0, 0);
+    TopologyCounters topology = new TopologyCounters(compiler, new NodeStore(compiler.resources()));
     return new FilterChain(compiler, topology, def -> new DomainCounts());
   }
 
