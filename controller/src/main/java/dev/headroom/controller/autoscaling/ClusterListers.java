@@ -28,18 +28,6 @@ public record ClusterListers(
     java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges,
     Supplier<PodGroups> podGroups) {
 
-  /** Listers without PodGroups. */
-  public ClusterListers(
-      Supplier<List<Node>> nodes,
-      Supplier<List<Pod>> pods,
-      Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
-      Supplier<List<DaemonSet>> daemonSets,
-      Supplier<List<CapacityBuffer>> buffers,
-      BiFunction<String, String, Optional<PodTemplate>> podTemplate,
-      java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges) {
-    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, podChanges, () -> PodGroups.NONE);
-  }
-
   /** Listers without a pod change log (every loop reads every pod) and without PodGroups. */
   public ClusterListers(
       Supplier<List<Node>> nodes,
