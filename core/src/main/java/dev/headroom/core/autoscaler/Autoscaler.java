@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -278,8 +279,9 @@ public final class Autoscaler {
    */
   private PodList filterOutSchedulable(Observation world, IterationBuilder result) {
     List<Pod> left = new ArrayList<>();
+    Predicate<String> destination = world::destination;
     for (Pod p : world.pending()) {
-      book(world, result, p, world.sim().schedule(p, world::destination).orElse(null), left);
+      book(world, result, p, world.sim().schedule(p, destination).orElse(null), left);
     }
     left.removeIf(DrainRules::isDaemonSetPod);
     left.removeIf(p -> tooNew(p, world.now()));
@@ -642,7 +644,7 @@ public final class Autoscaler {
     List<Node> existing = new ArrayList<>();
     for (Node n : world.nodes()) {
       String name = world.facts().get(n).name();
-      if (world.destinationNodes().contains(name) && !world.leftOut().contains(name)) {
+      if (world.existingDestination(name)) {
         existing.add(n);
       }
     }

@@ -49,7 +49,12 @@ record Observation(
 
   /** True when pods may be placed on node {@code name} in this loop (a destination node or a placeholder). */
   boolean destination(String name) {
-    return placeholders.contains(name) || destinationNodes.contains(name) && !leftOut.contains(name);
+    return placeholders.contains(name) || existingDestination(name);
+  }
+
+  /** True when node {@code name} exists, is loaded into the snapshot and may receive pods (placeholders excluded). */
+  boolean existingDestination(String name) {
+    return destinationNodes.contains(name) && !leftOut.contains(name);
   }
 
   /** Nodes in the snapshot, upcoming placeholders included. */
