@@ -8,7 +8,6 @@ import dev.headroom.cli.input.Position;
 import dev.headroom.cli.input.StrictFields;
 import dev.headroom.cli.input.YamlInputLoader;
 import dev.headroom.core.nodegroup.NodeGroupDocument;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -34,8 +33,7 @@ final class InputChecks {
   /** The built-in kinds plan reads besides explain's ({@link Explainer#KINDS}). */
   static final Map<String, Class<? extends HasMetadata>> PLAN_KINDS = Map.of(
       "v1/Node", Node.class,
-      "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-      "apps/v1/DaemonSet", DaemonSet.class);
+      "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class);
 
   private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "Node", NodeGroupDocument.KIND);
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");

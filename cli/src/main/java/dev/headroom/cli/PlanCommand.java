@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
             + "where the pending pods and every buffer's virtual pods would go, which pods stay unschedulable and why, "
             + "and which nodes it would remove now.",
         "Reads headroom.dev/v1alpha1 NodeGroup documents, Nodes (a node belongs to the group named by its "
-            + "headroom.dev/node-group label), Pods (bound or pending), PodDisruptionBudgets, DaemonSets and everything "
+            + "headroom.dev/node-group label), Pods (bound or pending), PodDisruptionBudgets and everything "
             + "explain reads; buffers without a status are translated first, as explain shows them.",
         "A group whose targetSize exceeds its Ready nodes has the difference upcoming. A node counts as unneeded since its "
             + "headroom.dev/unneeded-since annotation, or else its creationTimestamp."})

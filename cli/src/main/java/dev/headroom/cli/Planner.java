@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +42,7 @@ public final class Planner {
   public record Result(DryRun run, List<String> diagnostics, boolean failed) {}
 
   /** The kinds plan reads besides those of explain. */
-  static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, DaemonSet, "
+  static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, "
       + "PodGroup (scheduling.x-k8s.io, scheduling.volcano.sh), and what explain reads";
 
   /** Prefix of the UID given to an input buffer that has none. */
@@ -97,8 +96,6 @@ public final class Planner {
           view.podGroup(podGroup(doc, podGroupSource(doc).get()));
         } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
           view.podDisruptionBudget(namespaced(doc.as(PodDisruptionBudget.class)));
-        } else if (doc.is("apps/v1", "DaemonSet")) {
-          view.daemonSet(namespaced(doc.as(DaemonSet.class)));
         } else if (Explainer.reads(doc)) {
           forExplain.add(doc);
           if (doc.is("v1", "Pod")) {

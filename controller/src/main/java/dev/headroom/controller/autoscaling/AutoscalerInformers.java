@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -17,14 +16,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
- * The cluster-wide informers the autoscaler reads from: Nodes, Pods, PodDisruptionBudgets, DaemonSets, CapacityBuffers,
+ * The cluster-wide informers the autoscaler reads from: Nodes, Pods, PodDisruptionBudgets, CapacityBuffers,
  * PodTemplates and, when their CRDs are served, PodGroups ({@link PodGroupInformers}). They run on every replica so caches are warm when leadership is won.
  */
 public final class AutoscalerInformers implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<PodDisruptionBudget> pdbs;
-  private final SharedIndexInformer<DaemonSet> daemonSets;
   private final SharedIndexInformer<CapacityBuffer> buffers;
   private final SharedIndexInformer<PodTemplate> templates;
   private final PodChangeFeed podChanges = new PodChangeFeed();
@@ -46,7 +44,6 @@ public final class AutoscalerInformers implements AutoCloseable {
     this.pods = tracked(health, Pod.class, client.pods().inAnyNamespace().runnableInformer(0));
     this.pods.addEventHandler(podChanges);
     this.pdbs = tracked(health, PodDisruptionBudget.class, client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0));
-    this.daemonSets = tracked(health, DaemonSet.class, client.apps().daemonSets().inAnyNamespace().runnableInformer(0));
     this.buffers = tracked(health, CapacityBuffer.class, client.resources(CapacityBuffer.class).inAnyNamespace().runnableInformer(0));
     this.templates = tracked(health, PodTemplate.class, client.resources(PodTemplate.class).inAnyNamespace().runnableInformer(0));
   }
@@ -56,7 +53,7 @@ public final class AutoscalerInformers implements AutoCloseable {
   }
 
   private Stream<SharedIndexInformer<? extends HasMetadata>> all() {
-    return Stream.of(nodes, pods, pdbs, daemonSets, buffers, templates);
+    return Stream.of(nodes, pods, pdbs, buffers, templates);
   }
 
   /** Starts every informer; the future completes when each has listed once. */
@@ -76,7 +73,6 @@ public final class AutoscalerInformers implements AutoCloseable {
         nodes.getStore()::list,
         pods.getStore()::list,
         pdbs.getStore()::list,
-        daemonSets.getStore()::list,
         buffers.getStore()::list,
         (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))),
         podChanges::since,

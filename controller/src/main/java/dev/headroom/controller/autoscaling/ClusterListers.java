@@ -5,7 +5,6 @@ import dev.headroom.core.autoscaler.PodGroups;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
@@ -22,7 +21,6 @@ public record ClusterListers(
     Supplier<List<Node>> nodes,
     Supplier<List<Pod>> pods,
     Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
-    Supplier<List<DaemonSet>> daemonSets,
     Supplier<List<CapacityBuffer>> buffers,
     BiFunction<String, String, Optional<PodTemplate>> podTemplate,
     java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges,
@@ -33,10 +31,9 @@ public record ClusterListers(
       Supplier<List<Node>> nodes,
       Supplier<List<Pod>> pods,
       Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
-      Supplier<List<DaemonSet>> daemonSets,
       Supplier<List<CapacityBuffer>> buffers,
       BiFunction<String, String, Optional<PodTemplate>> podTemplate) {
-    this(nodes, pods, podDisruptionBudgets, daemonSets, buffers, podTemplate, cursor -> Optional.empty(), () -> PodGroups.NONE);
+    this(nodes, pods, podDisruptionBudgets, buffers, podTemplate, cursor -> Optional.empty(), () -> PodGroups.NONE);
   }
 
   /** Every read is a fresh list from the API server (consistent with the previous write; for tests and tools). */
@@ -45,7 +42,6 @@ public record ClusterListers(
         () -> client.nodes().list().getItems(),
         () -> client.pods().inAnyNamespace().list().getItems(),
         () -> client.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems(),
-        () -> client.apps().daemonSets().inAnyNamespace().list().getItems(),
         () -> client.resources(CapacityBuffer.class).inAnyNamespace().list().getItems(),
         (ns, name) -> Optional.ofNullable(client.resources(PodTemplate.class).inNamespace(ns).withName(name).get()),
         cursor -> Optional.empty(),

@@ -5,7 +5,6 @@ import dev.headroom.core.autoscaler.ClusterView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.List;
 import java.util.Optional;
@@ -41,11 +40,6 @@ public final class InformerClusterView implements ClusterView {
   @Override
   public List<PodDisruptionBudget> podDisruptionBudgets() {
     return listers.podDisruptionBudgets().get();
-  }
-
-  @Override
-  public List<DaemonSet> daemonSets() {
-    return listers.daemonSets().get();
   }
 
   /** The PodGroups (coscheduling, Volcano) the listers hold; none when their CRDs are not installed. */

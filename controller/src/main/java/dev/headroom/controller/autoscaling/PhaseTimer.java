@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,11 +88,6 @@ public final class PhaseTimer {
       @Override
       public List<PodDisruptionBudget> podDisruptionBudgets() {
         return time(READ_CLUSTER, v::podDisruptionBudgets);
-      }
-
-      @Override
-      public List<DaemonSet> daemonSets() {
-        return time(READ_CLUSTER, v::daemonSets);
       }
 
       @Override

@@ -85,7 +85,7 @@ class AutoscalerIterationPerf {
       templates.put("default/t" + b, t);
       buffers.add(buffer("b" + b, "t" + b));
     }
-    ClusterListers listers = new ClusterListers(() -> nodes, () -> pods, List::of, List::of, () -> buffers,
+    ClusterListers listers = new ClusterListers(() -> nodes, () -> pods, List::of, () -> buffers,
         (ns, n) -> Optional.ofNullable(templates.get(ns + "/" + n)));
     AutoscalerOptions options = AutoscalerOptions.builder().build();
     PhaseTimer timer = new PhaseTimer(Ticker.SYSTEM);

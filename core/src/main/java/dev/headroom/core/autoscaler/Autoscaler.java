@@ -147,10 +147,13 @@ public final class Autoscaler {
     for (NodeGroup g : provider.nodeGroups()) {
       groups.put(g.id(), g);
     }
+    Map<String, GroupOptions> groupOptions = Collections.unmodifiableMap(GroupOptions.of(options, groups.values()));
     Map<String, String> groupOfNode = groupsOfNodes(nodes, facts, groups, caches);
-    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, groups, nodes, groupOfNode, readyNodes, now);
+    ClusterStateRegistry registry = new ClusterStateRegistry(options, state, groups, groupOptions, nodes, groupOfNode,
+        readyNodes, now);
     result.nodeStatuses(registry.statuses());
-    expireTimedOutScaleUps(groups, registry, now, result);
+    expireTimedOutScaleUps(groups, groupOptions, registry, now, result);
+    fixNodeGroupSizes(groups, registry, result);
     state.backoff().removeStale(now);
     int unready = registry.unreadyCount();
     if (unready > options.okTotalUnreadyCount() && unready > options.maxTotalUnreadyPercentage() / 100.0 * nodes.size()) {
@@ -190,27 +193,47 @@ public final class Autoscaler {
       }
     }
     return new Observation(now, Collections.unmodifiableList(nodes), facts, nodeByName, readyNodes,
-        Collections.unmodifiableMap(groups), groupOfNode, notStarted, Collections.unmodifiableSet(leftOut),
+        Collections.unmodifiableMap(groups), groupOptions, groupOfNode, notStarted, Collections.unmodifiableSet(leftOut),
         caches.nodeFacts.destinationNames(), Collections.unmodifiableMap(templates), Collections.unmodifiableMap(templateNodes),
         Collections.unmodifiableSet(placeholders), notExpendable(demand.demand()), sim);
   }
 
-  /** Scale-up requests past their group's max provision time: backoff, event, target size back down. */
-  private void expireTimedOutScaleUps(Map<String, NodeGroup> groups, ClusterStateRegistry registry, Instant now,
-      IterationBuilder result) {
+  /**
+   * Scale-up requests past their group's max provision time: backoff and event. The nodes they promised that have
+   * not come up have been missing since the request, so they are recorded as the group's incorrect size
+   * from that time, for {@link #fixNodeGroupSizes} to take back in this loop.
+   */
+  private void expireTimedOutScaleUps(Map<String, NodeGroup> groups, Map<String, GroupOptions> groupOptions,
+      ClusterStateRegistry registry, Instant now, IterationBuilder result) {
     for (ScaleUpRequest timedOut : registry.expireRequests()) {
       NodeGroup g = groups.get(timedOut.group());
       result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.SCALE_UP_TIMED_OUT,
-          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), GoDuration.format(provisionTime(g)))));
+          String.format(Events.SCALE_UP_TIMED_OUT_MSG, timedOut.group(), GoDuration.format(groupOptions.get(g.id()).maxNodeProvisionTime()))));
       state.backoff().fail(timedOut.group(), "timeout", now);
-      int missing = registry.upcomingRaw(timedOut.group());
+      int missing = registry.upcomingRaw(g.id());
       if (missing > 0) {
-        try {
-          provider.decreaseTargetSize(timedOut.group(), -missing);
-          groups.put(g.id(), g.withTargetSize(g.targetSize() - missing));
-        } catch (NodeGroupProvider.ProviderException e) {
-          // the next loop retries through the same timeout path
-        }
+        state.incorrectSizes().put(g.id(), new AutoscalerState.IncorrectSize(g.targetSize(), missing, timedOut.time()));
+      }
+    }
+  }
+
+  /**
+   * The upstream Cluster Autoscaler's {@code fixNodeGroupSize}: a group whose target size has stood above its Ready
+   * and unready nodes for longer than its max provision time, with no active scale-up request, gets its target
+   * lowered by the nodes that did not come up, so a later request does not count them as upcoming. When the provider
+   * refuses, a warning event says so and the next loop tries again.
+   */
+  private void fixNodeGroupSizes(Map<String, NodeGroup> groups, ClusterStateRegistry registry, IterationBuilder result) {
+    for (String id : registry.updateIncorrectSizes()) {
+      NodeGroup g = groups.get(id);
+      int missing = registry.upcomingRaw(id);
+      try {
+        provider.decreaseTargetSize(id, -missing);
+        groups.put(id, g.withTargetSize(g.targetSize() - missing));
+        state.incorrectSizes().remove(id);
+      } catch (NodeGroupProvider.ProviderException e) {
+        result.emit(new EventRecord(ObjectRef.STATUS, EventRecord.WARNING, Events.FIX_NODE_GROUP_SIZE_FAILED,
+            String.format(Events.FIX_NODE_GROUP_SIZE_FAILED_MSG, id, g.targetSize(), g.targetSize() - missing, missing, e.getMessage())));
       }
     }
   }
@@ -481,7 +504,7 @@ public final class Autoscaler {
         }
         return true;
       }
-      state.registerScaleUp(g.id(), delta, world.now(), provisionTime(g));
+      state.registerScaleUp(g.id(), delta, world.now(), world.groupOptions().get(g.id()).maxNodeProvisionTime());
       state.scaledUp(world.now());
       iteration.emit(new EventRecord(ObjectRef.STATUS, EventRecord.NORMAL, Events.SCALED_UP_GROUP,
           String.format(Events.SCALED_UP_GROUP_AFTER, g.id(), newSize, g.targetSize(), g.maxSize())));
@@ -568,12 +591,6 @@ public final class Autoscaler {
     return sb.toString();
   }
 
-  /** The group's own {@code maxNodeProvisionTime} when it sets one, else the global option. */
-  private Duration provisionTime(NodeGroup g) {
-    Duration own = g == null ? null : g.options().maxNodeProvisionTime();
-    return own != null ? own : options.maxNodeProvisionTime();
-  }
-
   // 5. Scale down
 
   private void scaleDown(Observation world, ScaleUpOutcome up, IterationBuilder result) {
@@ -583,10 +600,10 @@ public final class Autoscaler {
     }
     Instant now = world.now();
     ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, result::emit);
-    ScaleDownPlanner.Plan plan = planner.plan(new ScaleDownPlanner.Input(now, world.sim(), world.nodes(), world.groups(),
+    ScaleDownPlanner.Plan plan = planner.plan(new ScaleDownPlanner.Input(now, world.sim(), world.nodes(), world.groups(), world.groupOptions(),
         world.groupOfNode(), world.facts(), world.destinationNodes(), world.placeholders(), world.notStarted(),
         cluster.podDisruptionBudgets()));
-    result.scaledDown(plan, planner.actuate(now, plan, world.groups(), world.nodeByName()));
+    result.scaledDown(plan, planner.actuate(now, plan, world.groups(), world.groupOptions(), world.nodeByName()));
   }
 
   // 6. Minimum sizes

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 public final class AutoscalerState {
 
   private final Map<String, ScaleUpRequest> scaleUpRequests = new TreeMap<>();
+  private final Map<String, IncorrectSize> incorrectSizes = new TreeMap<>();
   private final Backoff backoff;
   private final Map<String, Instant> unneededSince = new HashMap<>();
   private final Map<String, Instant> unremovableUntil = new HashMap<>();
@@ -49,6 +50,21 @@ public final class AutoscalerState {
     ScaleUpRequest old = scaleUpRequests.get(group);
     int total = (old == null ? 0 : old.increase()) + increase;
     scaleUpRequests.put(group, new ScaleUpRequest(group, total, now, now.plus(provisionTime)));
+  }
+
+  /**
+   * A group whose target size is above its Ready and unready nodes while no scale-up request of it is active:
+   * {@code missing} nodes that the target promises and that have not come up, seen so since {@code firstObserved}.
+   */
+  public record IncorrectSize(int targetSize, int missing, Instant firstObserved) {}
+
+  /**
+   * Groups by id whose target size has stood above their Ready and unready nodes with no active scale-up request
+   * ({@link ClusterStateRegistry#updateIncorrectSizes}); the loop lowers such a target once it has stood for the
+   * group's max provision time, and keeps the entry while the provider refuses.
+   */
+  public Map<String, IncorrectSize> incorrectSizes() {
+    return incorrectSizes;
   }
 
   public Backoff backoff() {
@@ -93,13 +109,13 @@ public final class AutoscalerState {
    * What an iteration leaves for the next one to read, as a value: scale-up requests, unneeded and unremovable
    * timers and the cooldown clocks (group backoff is left out: only a scale-up reads it, at the time it runs).
    */
-  public record Memory(Map<String, ScaleUpRequest> scaleUpRequests, Map<String, Instant> unneededSince,
-      Map<String, Instant> unremovableUntil, Instant lastScaleUp, Instant lastScaleDownDelete,
-      Instant lastScaleDownFailure) {}
+  public record Memory(Map<String, ScaleUpRequest> scaleUpRequests, Map<String, IncorrectSize> incorrectSizes,
+      Map<String, Instant> unneededSince, Map<String, Instant> unremovableUntil, Instant lastScaleUp,
+      Instant lastScaleDownDelete, Instant lastScaleDownFailure) {}
 
   /** A copy of what this state remembers now (compare two to see whether an iteration changed it). */
   public Memory memory() {
-    return new Memory(Map.copyOf(scaleUpRequests), Map.copyOf(unneededSince), Map.copyOf(unremovableUntil), lastScaleUp,
+    return new Memory(Map.copyOf(scaleUpRequests), Map.copyOf(incorrectSizes), Map.copyOf(unneededSince), Map.copyOf(unremovableUntil), lastScaleUp,
         lastScaleDownDelete, lastScaleDownFailure);
   }
 
@@ -107,6 +123,8 @@ public final class AutoscalerState {
   void restore(Memory m) {
     scaleUpRequests.clear();
     scaleUpRequests.putAll(m.scaleUpRequests());
+    incorrectSizes.clear();
+    incorrectSizes.putAll(m.incorrectSizes());
     unneededSince.clear();
     unneededSince.putAll(m.unneededSince());
     unremovableUntil.clear();
@@ -119,12 +137,12 @@ public final class AutoscalerState {
   /**
    * True when one of this state's clocks is reached between {@code since} (exclusive) and {@code now}
    * (inclusive): an unremovable node's recheck time, an unneeded node's removal time, a scale-up request's
-   * expiry or the end of a scale-down cooldown. While no clock is reached, an iteration at {@code now} reads
+   * expiry, a group's incorrect size coming due, or the end of a scale-down cooldown. While no clock is reached, an iteration at {@code now} reads
    * the clocks as one at {@code since} did: on an unchanged cluster, after an iteration that acted on nothing
    * and left the state as it found it, it would decide the same nothing (the simulator skips such loops).
    */
   public boolean clockReached(Instant since, Instant now, AutoscalerOptions options) {
-    if (!unneededSince.isEmpty() || !scaleUpRequests.isEmpty()) {
+    if (!unneededSince.isEmpty() || !scaleUpRequests.isEmpty() || !incorrectSizes.isEmpty()) {
       // their times have per-group overrides: while any is kept, count its clock as running
       return true;
     }

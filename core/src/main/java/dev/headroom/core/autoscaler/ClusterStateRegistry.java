@@ -21,16 +21,19 @@ public final class ClusterStateRegistry {
 
   private final AutoscalerState state;
   private final Map<String, NodeGroup> groups;
+  private final Map<String, GroupOptions> groupOptions;
   private final Instant now;
   private final Map<String, int[]> counts = new HashMap<>();
   private final Set<String> notStarted = new HashSet<>();
   private final List<IterationResult.NodeStatus> statuses;
   private int unready;
 
-  ClusterStateRegistry(AutoscalerOptions options, AutoscalerState state, Map<String, NodeGroup> groups, List<Node> nodes,
-      Map<String, String> groupOfNode, Set<String> readyNodes, Instant now) {
+  ClusterStateRegistry(AutoscalerOptions options, AutoscalerState state, Map<String, NodeGroup> groups,
+      Map<String, GroupOptions> groupOptions, List<Node> nodes, Map<String, String> groupOfNode, Set<String> readyNodes,
+      Instant now) {
     this.state = state;
     this.groups = groups;
+    this.groupOptions = groupOptions;
     this.now = now;
     List<IterationResult.NodeStatus> out = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
@@ -42,8 +45,8 @@ public final class ClusterStateRegistry {
         out.add(new IterationResult.NodeStatus(name, g, IterationResult.NodeState.READY));
         continue;
       }
-      NodeGroup group = g == null ? null : groups.get(g);
-      Duration startup = group != null && group.options().maxNodeStartupTime() != null ? group.options().maxNodeStartupTime() : options.maxNodeStartupTime();
+      GroupOptions own = g == null ? null : groupOptions.get(g);
+      Duration startup = own != null ? own.maxNodeStartupTime() : options.maxNodeStartupTime();
       boolean young = Nodes.created(n).map(t -> t.plus(startup).isAfter(now)).orElse(true);
       if (young) {
         c[1]++;
@@ -75,6 +78,36 @@ public final class ClusterStateRegistry {
     }
     int[] c = counts.getOrDefault(group, new int[3]);
     return Math.max(0, g.targetSize() - c[0] - c[2]);
+  }
+
+  /**
+   * Records, as the upstream Cluster Autoscaler's cluster state does, each group whose target size is above its
+   * Ready and unready nodes ({@link #upcomingRaw} above 0: nodes asked for that have not come up, whether their Node
+   * object exists yet or not) while it has no active scale-up request (the request timed out or was never ours), from
+   * the first loop that saw that pair of sizes; forgets the groups where it no longer holds. Returns the groups whose
+   * incorrect size has stood for longer than their max provision time: their target is to come down by the missing
+   * nodes.
+   */
+  List<String> updateIncorrectSizes() {
+    Map<String, AutoscalerState.IncorrectSize> sizes = state.incorrectSizes();
+    sizes.keySet().removeIf(id -> !groups.containsKey(id));
+    List<String> due = new ArrayList<>();
+    for (NodeGroup g : groups.values()) {
+      int missing = upcomingRaw(g.id());
+      if (state.scaleUpRequests().containsKey(g.id()) || missing == 0) {
+        sizes.remove(g.id());
+        continue;
+      }
+      AutoscalerState.IncorrectSize seen = sizes.get(g.id());
+      if (seen == null || seen.targetSize() != g.targetSize() || seen.missing() != missing) {
+        seen = new AutoscalerState.IncorrectSize(g.targetSize(), missing, now);
+        sizes.put(g.id(), seen);
+      }
+      if (seen.firstObserved().plus(groupOptions.get(g.id()).maxNodeProvisionTime()).isBefore(now)) {
+        due.add(g.id());
+      }
+    }
+    return due;
   }
 
   /** True when the group's upcoming nodes count as capacity (active request, no backoff). */

@@ -4,7 +4,6 @@ import dev.headroom.api.v1beta1.CapacityBuffer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.List;
 import java.util.Optional;
@@ -40,11 +39,6 @@ public interface ClusterView {
 
   /** Every PodDisruptionBudget. */
   List<PodDisruptionBudget> podDisruptionBudgets();
-
-  /** Every DaemonSet (their pods are added to template nodes). */
-  default List<DaemonSet> daemonSets() {
-    return List.of();
-  }
 
   /**
    * The declared pod groups (PodGroup objects of the coscheduling plugin and of Volcano) whose pods are scaled for

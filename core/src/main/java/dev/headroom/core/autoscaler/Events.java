@@ -10,6 +10,7 @@ public final class Events {
   public static final String SCALED_UP_GROUP = "ScaledUpGroup";
   public static final String FAILED_TO_SCALE_UP_GROUP = "FailedToScaleUpGroup";
   public static final String SCALE_UP_TIMED_OUT = "ScaleUpTimedOut";
+  public static final String FIX_NODE_GROUP_SIZE_FAILED = "FailedToFixNodeGroupSize";
   public static final String MAX_NODES_TOTAL_REACHED = "MaxNodesTotalReached";
   public static final String CLUSTER_UNHEALTHY = "ClusterUnhealthy";
   public static final String SCALE_DOWN = "ScaleDown";
@@ -28,6 +29,7 @@ public final class Events {
   public static final String SCALED_UP_GROUP_AFTER = "Scale-up: group %s size set to %d instead of %d (max: %d)";
   public static final String FAILED_TO_SCALE_UP_GROUP_MSG = "Scale-up failed for group %s: %s";
   public static final String SCALE_UP_TIMED_OUT_MSG = "Nodes added to group %s failed to register within %s";
+  public static final String FIX_NODE_GROUP_SIZE_FAILED_MSG = "Failed to lower the target size of group %s from %d to %d (missing nodes: %d): %s";
   public static final String MAX_NODES_TOTAL_REACHED_MSG = "Max total nodes in cluster reached: %d";
   public static final String CLUSTER_UNHEALTHY_MSG = "Cluster is unhealthy";
   public static final String SCALE_DOWN_EMPTY_MSG = "Scale-down: removing empty node \"%s\"";

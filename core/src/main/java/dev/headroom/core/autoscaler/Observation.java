@@ -37,6 +37,7 @@ record Observation(
     Map<String, Node> nodeByName,
     Set<String> readyNodes,
     Map<String, NodeGroup> groups,
+    Map<String, GroupOptions> groupOptions,
     Map<String, String> groupOfNode,
     Set<String> notStarted,
     Set<String> leftOut,

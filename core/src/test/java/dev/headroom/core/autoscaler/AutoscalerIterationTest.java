@@ -63,6 +63,59 @@ class AutoscalerIterationTest {
   }
 
   @Test
+  void aRefusedDecreaseAfterATimeoutIsRetriedUntilTheTargetMatchesTheRegisteredNodes() {
+    Fixtures.World w = new Fixtures.World().group(group("general", 0, 10, 0, "4", "16Gi"));
+    w.pods.add(pod("p", "2", "1Gi", null));
+    w.refuseDecreases = 2;
+    Autoscaler a = w.autoscaler(OPTIONS, new AutoscalerState(OPTIONS));
+    a.runOnce(T0);
+
+    IterationResult timedOut = a.runOnce(T0.plus(Duration.ofMinutes(16)));
+    assertThat(timedOut.events()).extracting(EventRecord::reason)
+        .contains(Events.SCALE_UP_TIMED_OUT, Events.FIX_NODE_GROUP_SIZE_FAILED);
+    assertThat(timedOut.events()).filteredOn(e -> e.reason().equals(Events.FIX_NODE_GROUP_SIZE_FAILED)).singleElement()
+        .satisfies(e -> assertThat(e.message())
+            .isEqualTo("Failed to lower the target size of group general from 1 to 0 (missing nodes: 1): cloud API unavailable"));
+    assertThat(w.groups.get("general").targetSize()).isEqualTo(1);
+
+    a.runOnce(T0.plus(Duration.ofMinutes(17)));
+    assertThat(w.groups.get("general").targetSize()).isEqualTo(1);
+    IterationResult fixed = a.runOnce(T0.plus(Duration.ofMinutes(18)));
+    assertThat(fixed.events()).extracting(EventRecord::reason).doesNotContain(Events.FIX_NODE_GROUP_SIZE_FAILED);
+    assertThat(w.calls).containsExactly("increase general 1", "refused decrease general -1", "refused decrease general -1",
+        "decrease general -1");
+    assertThat(w.groups.get("general").targetSize()).isZero();
+
+    // once the backoff is over, the pod is asked for again: one node, none of it counted as already upcoming
+    IterationResult again = a.runOnce(T0.plus(Duration.ofHours(2)));
+    assertThat(again.scaleUp()).extracting(IterationResult.ScaleUpDecision::delta).containsExactly(1);
+    assertThat(again.pendingPods().onNewNodes()).isEqualTo(1);
+    assertThat(again.pendingPods().onUpcomingNodes()).isZero();
+    assertThat(w.groups.get("general").targetSize()).isEqualTo(1);
+  }
+
+  @Test
+  void aTargetAboveTheRegisteredNodesWithoutARequestIsLoweredAfterTheProvisionTime() {
+    // a target raised outside the autoscaler (or left by an earlier process) whose nodes never register
+    Fixtures.World w = new Fixtures.World().group(group("general", 0, 10, 3, "4", "16Gi"));
+    w.nodes.add(node("n1", "general", "4", "16Gi", true, T0.minusSeconds(3600)));
+    w.pods.add(pod("busy1", "3", "1Gi", "n1"));
+    Autoscaler a = w.autoscaler(OPTIONS, new AutoscalerState(OPTIONS));
+    a.runOnce(T0);
+    a.runOnce(T0.plus(Duration.ofMinutes(15)));
+    assertThat(w.calls).isEmpty();
+    // the pair of sizes changes: the clock starts again
+    w.nodes.add(node("n2", "general", "4", "16Gi", true, T0.plus(Duration.ofMinutes(15))));
+    w.pods.add(pod("busy2", "3", "1Gi", "n2"));
+    a.runOnce(T0.plus(Duration.ofMinutes(16)));
+    a.runOnce(T0.plus(Duration.ofMinutes(31)));
+    assertThat(w.calls).isEmpty();
+    a.runOnce(T0.plus(Duration.ofMinutes(32)));
+    assertThat(w.calls).containsExactly("decrease general -1");
+    assertThat(w.groups.get("general").targetSize()).isEqualTo(2);
+  }
+
+  @Test
   void realPodsArePlacedBeforeVirtualPods() {
     Fixtures.World w = new Fixtures.World().group(group("general", 0, 10, 1, "2", "8Gi"));
     w.nodes.add(node("n1", "general", "2", "8Gi", true, T0.minusSeconds(3600)));

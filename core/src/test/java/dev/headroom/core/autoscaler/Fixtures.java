@@ -116,6 +116,8 @@ final class Fixtures {
     final LinkedHashMap<String, NodeGroup> groups = new LinkedHashMap<>();
     final List<EventRecord> events = new ArrayList<>();
     final List<String> calls = new ArrayList<>();
+    /** While above 0, each decreaseTargetSize call fails (and counts this down). */
+    int refuseDecreases;
     final Map<String, List<Condition>> written = new LinkedHashMap<>();
     /** Format of registered node names from the group id and the node's number. */
     String nodeNameFormat = "%s-%d";
@@ -128,7 +130,6 @@ final class Fixtures {
     @Override public List<Node> nodes() { return List.copyOf(nodes); }
     @Override public List<Pod> pods() { return List.copyOf(pods); }
     @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return List.copyOf(pdbs); }
-    @Override public List<DaemonSet> daemonSets() { return List.of(); }
     @Override public List<CapacityBuffer> buffers() { return List.copyOf(buffers); }
     PodGroups podGroups = PodGroups.NONE;
     @Override public PodGroups podGroups() { return podGroups; }
@@ -169,6 +170,11 @@ final class Fixtures {
     @Override
     public void decreaseTargetSize(String id, int delta) {
       NodeGroup g = groups.get(id);
+      if (refuseDecreases > 0) {
+        refuseDecreases--;
+        calls.add("refused decrease " + id + " " + delta);
+        throw new ProviderException("cloud API unavailable");
+      }
       calls.add("decrease " + id + " " + delta);
       groups.put(id, g.withTargetSize(g.targetSize() + delta));
     }

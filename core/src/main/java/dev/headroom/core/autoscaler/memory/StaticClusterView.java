@@ -5,7 +5,6 @@ import dev.headroom.core.autoscaler.ClusterView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +21,6 @@ public final class StaticClusterView implements ClusterView {
   private final List<Node> nodes;
   private final List<Pod> pods;
   private final List<PodDisruptionBudget> pdbs;
-  private final List<DaemonSet> daemonSets;
   private final List<CapacityBuffer> buffers;
   private final Map<String, PodTemplate> templates;
   private final dev.headroom.core.autoscaler.PodGroups podGroups;
@@ -31,7 +29,6 @@ public final class StaticClusterView implements ClusterView {
     this.nodes = List.copyOf(b.nodes);
     this.pods = List.copyOf(b.pods);
     this.pdbs = List.copyOf(b.pdbs);
-    this.daemonSets = List.copyOf(b.daemonSets);
     this.buffers = List.copyOf(b.buffers);
     this.templates = Map.copyOf(b.templates);
     this.podGroups = new dev.headroom.core.autoscaler.PodGroups(b.podGroups);
@@ -58,11 +55,6 @@ public final class StaticClusterView implements ClusterView {
   }
 
   @Override
-  public List<DaemonSet> daemonSets() {
-    return daemonSets;
-  }
-
-  @Override
   public dev.headroom.core.autoscaler.PodGroups podGroups() {
     return podGroups;
   }
@@ -86,7 +78,6 @@ public final class StaticClusterView implements ClusterView {
     private final List<Node> nodes = new ArrayList<>();
     private final List<Pod> pods = new ArrayList<>();
     private final List<PodDisruptionBudget> pdbs = new ArrayList<>();
-    private final List<DaemonSet> daemonSets = new ArrayList<>();
     private final List<CapacityBuffer> buffers = new ArrayList<>();
     private final List<dev.headroom.core.autoscaler.PodGroups.Group> podGroups = new ArrayList<>();
     private final Map<String, PodTemplate> templates = new LinkedHashMap<>();
@@ -115,11 +106,6 @@ public final class StaticClusterView implements ClusterView {
 
     public Builder podDisruptionBudget(PodDisruptionBudget pdb) {
       pdbs.add(pdb);
-      return this;
-    }
-
-    public Builder daemonSet(DaemonSet ds) {
-      daemonSets.add(ds);
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.headroom.core.autoscaler.memory;
 
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.AutoscalerState;
+import dev.headroom.core.autoscaler.GroupOptions;
 import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.nodegroup.NodeGroupLabels;
@@ -47,8 +48,7 @@ public final class StaticStateSeed {
     for (NodeGroup g : groups) {
       int missing = g.targetSize() - ready.getOrDefault(g.id(), 0);
       if (missing > 0) {
-        Duration provision = g.options().maxNodeProvisionTime() != null ? g.options().maxNodeProvisionTime() : options.maxNodeProvisionTime();
-        state.registerScaleUp(g.id(), missing, now, provision);
+        state.registerScaleUp(g.id(), missing, now, GroupOptions.of(options, g.options()).maxNodeProvisionTime());
       }
     }
     return state;

@@ -4,6 +4,7 @@ import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.AutoscalerState;
 import dev.headroom.core.autoscaler.EventRecord;
 import dev.headroom.core.autoscaler.Events;
+import dev.headroom.core.autoscaler.GroupOptions;
 import dev.headroom.core.autoscaler.IterationResult.ScaleDownDecision;
 import dev.headroom.core.autoscaler.IterationResult.UnneededNode;
 import dev.headroom.core.autoscaler.IterationResult.UnremovableNode;
@@ -82,7 +83,7 @@ public final class ScaleDownPlanner {
    * @param pdbs the PodDisruptionBudgets the drained pods consume
    */
   public record Input(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
-      Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinations, Set<String> placeholders,
+      Map<String, GroupOptions> groupOptions, Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinations, Set<String> placeholders,
       Set<String> notStarted, List<PodDisruptionBudget> pdbs) {}
 
   /**
@@ -158,14 +159,11 @@ public final class ScaleDownPlanner {
       unremovable.add(new UnremovableNode(name, UnremovableReason.RecentlyUnremovable.name(), ""));
       return null;
     }
-    NodeGroup g = in.groups().get(group);
+    GroupOptions own = in.groupOptions().get(group);
     boolean ready = f.ready();
     SchedulingSimulation sim = in.sim();
-    Utilization.Value u = sim.utilization(n, g.options().ignoreDaemonSetsUtilization() != null
-        ? g.options().ignoreDaemonSetsUtilization() : options.ignoreDaemonSetsUtilization());
-    double threshold = u.gpu()
-        ? (g.options().scaleDownGpuUtilizationThreshold() != null ? g.options().scaleDownGpuUtilizationThreshold() : options.scaleDownGpuUtilizationThreshold())
-        : (g.options().scaleDownUtilizationThreshold() != null ? g.options().scaleDownUtilizationThreshold() : options.scaleDownUtilizationThreshold());
+    Utilization.Value u = sim.utilization(n, own.ignoreDaemonSetsUtilization());
+    double threshold = u.gpu() ? own.scaleDownGpuUtilizationThreshold() : own.scaleDownUtilizationThreshold();
     if (ready && u.utilization() > threshold) {
       unremovable.add(new UnremovableNode(name, UnremovableReason.NotUnderutilized.name(), ""));
       return null;
@@ -290,7 +288,8 @@ public final class ScaleDownPlanner {
    * {@code maxScaleDownParallelism}), the others up to {@code maxDrainParallelism}, never below a group's
    * {@code minSize}.
    */
-  public List<ScaleDownDecision> actuate(Instant now, Plan plan, Map<String, NodeGroup> groups, Map<String, Node> nodes) {
+  public List<ScaleDownDecision> actuate(Instant now, Plan plan, Map<String, NodeGroup> groups,
+      Map<String, GroupOptions> groupOptions, Map<String, Node> nodes) {
     if (inCooldown(now)) {
       return List.of();
     }
@@ -305,9 +304,8 @@ public final class ScaleDownPlanner {
       String name = r.node().getMetadata().getName();
       NodeGroup g = groups.get(r.group());
       Instant since = state.unneededSince().get(name);
-      Duration needed = r.ready()
-          ? (g.options().scaleDownUnneededTime() != null ? g.options().scaleDownUnneededTime() : options.scaleDownUnneededTime())
-          : (g.options().scaleDownUnreadyTime() != null ? g.options().scaleDownUnreadyTime() : options.scaleDownUnreadyTime());
+      GroupOptions own = groupOptions.get(g.id());
+      Duration needed = r.ready() ? own.scaleDownUnneededTime() : own.scaleDownUnreadyTime();
       if (since == null || since.plus(needed).isAfter(now)) {
         continue;
       }
