@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +101,7 @@ class PeersKarpenterE2eTest {
 
     // 1. Karpenter alone.
     karpenterStarted = true;
+    Instant karpenterFrom = Instant.now();
     peers("karpenter", "up");
     String kns = ClusterExplain.apply(bed, docs, "karpenter-" + suffix).namespaces().get("shop");
     namespaces.add(kns);
@@ -110,6 +112,7 @@ class PeersKarpenterE2eTest {
     awaitPodsBound(kns, Duration.ofMinutes(3));
     Measurements.record("Karpenter: quickstart applied to all 10 pods bound (ms)", (System.nanoTime() - t0) / 1_000_000);
     JsonNode karpenter = settledStatus(kns);
+    recordRequests("Karpenter", "karpenter", karpenterFrom);
     Measurements.record("Karpenter: nodes for the quickstart", admin.nodes().withLabel(KARPENTER_NODE_LABEL).list().getItems().size());
     bed.deleteNamespace(kns);
     namespaces.remove(kns);
@@ -124,11 +127,13 @@ class PeersKarpenterE2eTest {
     group = "peers-" + suffix;
     Path groups = bed.nodeGroupFile(group, 10);
     t0 = System.nanoTime();
+    Instant headroomFrom = Instant.now();
     headroom = HeadroomProcess.start(bed, "headroom-peers-" + suffix, List.of("--leader-elect=false", "--namespace=" + hns,
         "--cloud-provider=kwok", "--node-groups=" + groups, "--scan-interval=1s", "--max-node-provision-time=2m"));
     awaitPodsBound(hns, Duration.ofMinutes(3));
     Measurements.record("Headroom: quickstart applied to all 10 pods bound (ms, including the process start)", (System.nanoTime() - t0) / 1_000_000);
     JsonNode ours = settledStatus(hns);
+    recordRequests("Headroom", headroom.user(), headroomFrom);
     Measurements.record("Headroom: nodes for the quickstart", admin.nodes().withLabel(AutoscalerE2eTest.GROUP_LABEL, group).list().getItems().size());
 
     System.out.println("PeersKarpenterE2eTest: Karpenter's status " + karpenter);
@@ -183,6 +188,13 @@ class PeersKarpenterE2eTest {
       out.put(c.path("type").asString(), c);
     }
     return out;
+  }
+
+  /** Requests and writes of {@code user} since {@code from} (the audit log), for the record: item 3 compares them. */
+  private static void recordRequests(String who, String user, Instant from) {
+    List<AuditLog.Event> events = bed.audit().events(e -> e.user().equals(user) && !e.received().isBefore(from));
+    Measurements.record(who + ": API requests from its start until the buffer's status settled (audit log)", events.size());
+    Measurements.record(who + ": of them writes", events.stream().filter(AuditLog.Event::write).count());
   }
 
   /** The buffer's status (conditions without timestamps) once it has not changed for 5 s. */
