@@ -290,7 +290,11 @@ public final class KwokProvider implements NodeGroupProvider {
     // spec and metadata first: once the node carries kwok's annotation, kwok keeps its heartbeats and pods going, so
     // a failed status edit below is retried by the next promotion (the node is still provisioning) without harm
     handOverToKwok(name);
-    client.nodes().withName(name).editStatus(n -> {
+    for (int attempt = 1; ; attempt++) {
+      Node n = client.nodes().withName(name).get();
+      if (n == null) {
+        throw new KubernetesClientException("node " + name + " no longer exists");
+      }
       List<NodeCondition> conditions = new ArrayList<>();
       if (n.getStatus().getConditions() != null) {
         for (NodeCondition c : n.getStatus().getConditions()) {
@@ -301,8 +305,16 @@ public final class KwokProvider implements NodeGroupProvider {
       }
       conditions.add(readyCondition(true, now));
       n.getStatus().setConditions(conditions);
-      return n;
-    });
+      try {
+        // under the resourceVersion just read: the node-lifecycle controller writes the same conditions
+        client.nodes().resource(n).updateStatus();
+        break;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= MAX_UPDATE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
     LOG.info("node {} is Ready", name);
   }
 
@@ -386,8 +398,16 @@ public final class KwokProvider implements NodeGroupProvider {
     return "true".equals(annotation(n, MANAGED_ANNOTATION));
   }
 
-  /** {@code Ready=False} with reason {@link #PROVISIONING_REASON}. */
+  /**
+   * Not handed to kwok yet (no {@link #KWOK_ANNOTATION}), or handed over but its Ready status not written yet
+   * ({@code Ready=False} with reason {@link #PROVISIONING_REASON}). The first half keeps a node provisioning when
+   * the node-lifecycle controller has replaced its Ready condition by {@code Unknown} (no heartbeat within the
+   * startup grace period, as for any node no kubelet reports for).
+   */
   static boolean provisioning(Node n) {
+    if (annotation(n, KWOK_ANNOTATION) == null) {
+      return true;
+    }
     if (n.getStatus() == null || n.getStatus().getConditions() == null) {
       return false;
     }
