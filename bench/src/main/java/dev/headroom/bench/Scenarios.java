@@ -14,6 +14,7 @@ public final class Scenarios {
     List<Scenario> out = new ArrayList<>();
     out.add(new KarpenterDiverse());
     out.add(new RunOnceScaleUp());
+    out.add(new RunOnceScaleDown());
     out.add(new BufferedCluster());
     return out;
   }
