@@ -15,6 +15,7 @@ public final class Scenarios {
     out.add(new KarpenterDiverse());
     out.add(new RunOnceScaleUp());
     out.add(new RunOnceScaleDown());
+    out.add(new ScaleDownEfficiency());
     out.add(new BufferedCluster());
     return out;
   }
