@@ -19,11 +19,22 @@ import java.util.Locale;
  * @param coldCpuSeconds CPU time of the measuring thread for that run
  * @param provisionedPerRequestedCpu CPU capacity of the new nodes over the pods' CPU requests (NaN: no new nodes)
  * @param podsPerZone pods on new nodes by zone (empty when the scenario has no zones)
+ * @param metrics the scenario's further figures of the last measured run (a {@code metrics} object at the end of
+ *     the line, left out when empty)
  */
 public record BenchResult(
     String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm,
     double cpuSeconds, double coldSeconds, double coldCpuSeconds, double provisionedPerRequestedCpu,
-    java.util.SortedMap<String, Integer> podsPerZone) {
+    java.util.SortedMap<String, Integer> podsPerZone, java.util.SortedMap<String, Double> metrics) {
+
+  /** A result without further metrics. */
+  public BenchResult(
+      String benchmark, int pods, int nodes, double seconds, double podsPerSecond, long peakHeapBytes, int cores, String jvm,
+      double cpuSeconds, double coldSeconds, double coldCpuSeconds, double provisionedPerRequestedCpu,
+      java.util.SortedMap<String, Integer> podsPerZone) {
+    this(benchmark, pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, jvm, cpuSeconds, coldSeconds, coldCpuSeconds,
+        provisionedPerRequestedCpu, podsPerZone, new java.util.TreeMap<>());
+  }
 
   /** The JSON object on one line, keys in the documented order. */
   public String toJson() {
@@ -32,13 +43,22 @@ public record BenchResult(
       zones.append(zones.length() > 1 ? "," : "").append(quote(e.getKey())).append(':').append(e.getValue());
     }
     zones.append('}');
+    StringBuilder more = new StringBuilder();
+    if (!metrics.isEmpty()) {
+      more.append(",\"metrics\":{");
+      for (java.util.Map.Entry<String, Double> e : metrics.entrySet()) {
+        more.append(more.charAt(more.length() - 1) == '{' ? "" : ",").append(quote(e.getKey())).append(':')
+            .append(String.format(Locale.ROOT, "%.6f", e.getValue()));
+      }
+      more.append('}');
+    }
     return String.format(
         Locale.ROOT,
         "{\"benchmark\":%s,\"pods\":%d,\"nodes\":%d,\"seconds\":%.6f,\"podsPerSecond\":%.1f,\"peakHeapBytes\":%d,\"cores\":%d,\"jvm\":%s,\"cpuSeconds\":%.6f,"
-            + "\"coldSeconds\":%.6f,\"coldCpuSeconds\":%.6f,\"provisionedPerRequestedCpu\":%s,\"podsPerZone\":%s}",
+            + "\"coldSeconds\":%.6f,\"coldCpuSeconds\":%.6f,\"provisionedPerRequestedCpu\":%s,\"podsPerZone\":%s%s}",
         quote(benchmark), pods, nodes, seconds, podsPerSecond, peakHeapBytes, cores, quote(jvm), cpuSeconds, coldSeconds,
         coldCpuSeconds, Double.isNaN(provisionedPerRequestedCpu) ? "null" : String.format(Locale.ROOT, "%.4f", provisionedPerRequestedCpu),
-        zones);
+        zones, more);
   }
 
   private static String quote(String s) {

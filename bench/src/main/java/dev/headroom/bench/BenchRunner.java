@@ -52,7 +52,7 @@ public final class BenchRunner {
     return new BenchResult(
         scenario.name(), placedPods, last.nodes(), median, placedPods / median, peak,
         Runtime.getRuntime().availableProcessors(), jvm(), pairs[pairs.length / 2][1], cold[0], cold[1],
-        last.provisionedPerRequestedCpu(), last.podsPerZone());
+        last.provisionedPerRequestedCpu(), last.podsPerZone(), last.metrics());
   }
 
   /** Runs one prepared iteration: {wall seconds, CPU seconds of this thread}; checks that every pod was placed. */

@@ -45,11 +45,19 @@ public interface Scenario {
    * @param provisionedPerRequestedCpu CPU capacity of the new nodes over the CPU the placed pods request (NaN when
    *     the scenario adds no nodes)
    * @param podsPerZone pods placed on new nodes, by the zone of their node group (empty when not applicable)
+   * @param metrics further figures of the scenario by name (empty for most; printed as {@code metrics} when not)
    */
-  record Outcome(int pods, int placed, int nodes, double provisionedPerRequestedCpu, java.util.SortedMap<String, Integer> podsPerZone) {
+  record Outcome(int pods, int placed, int nodes, double provisionedPerRequestedCpu, java.util.SortedMap<String, Integer> podsPerZone,
+      java.util.SortedMap<String, Double> metrics) {
 
     public Outcome {
       podsPerZone = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(podsPerZone));
+      metrics = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(metrics));
+    }
+
+    /** An outcome without further metrics. */
+    public Outcome(int pods, int placed, int nodes, double provisionedPerRequestedCpu, java.util.SortedMap<String, Integer> podsPerZone) {
+      this(pods, placed, nodes, provisionedPerRequestedCpu, podsPerZone, new java.util.TreeMap<>());
     }
 
     /** An outcome without capacity figures. */

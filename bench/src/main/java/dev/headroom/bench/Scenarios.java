@@ -14,6 +14,8 @@ public final class Scenarios {
     List<Scenario> out = new ArrayList<>();
     out.add(new KarpenterDiverse());
     out.add(new RunOnceScaleUp());
+    out.add(new RunOnceScaleDown());
+    out.add(new ScaleDownEfficiency());
     out.add(new BufferedCluster());
     return out;
   }

@@ -28,7 +28,28 @@ class AutoscalerScenariosSmokeTest {
   }
 
   @Test
+  void runOnceScaleDownDeletesSixtyPercentOfTheNodes() {
+    // 50 nodes at 40 %: the pods of 30 fit, exactly, on the other 20.
+    assertThat(RunOnceScaleDown.expectedDeletions(2_000)).isEqualTo(1_200);
+    Scenario.Outcome o = new RunOnceScaleDown().prepare(50).run();
+    assertThat(o).isEqualTo(new Scenario.Outcome(30, 30, 20));
+    BenchResult r = BenchRunner.run(new RunOnceScaleDown(), 50, 0, 1);
+    assertThat(r.toJson()).startsWith("{\"benchmark\":\"runonce-scaledown\",\"pods\":30,\"nodes\":20,").doesNotContain("metrics");
+  }
+
+  @Test
+  void scaleDownEfficiencyPacksTheThreeGroups() {
+    // big-node-1 (11 %), then mod-node-2 and mod-node-3 (25 %) go, one a loop; the fourth loop deletes nothing.
+    ScaleDownEfficiency.Result r = ScaleDownEfficiency.run(ScaleDownEfficiency.nodes(1), ScaleDownEfficiency.pods(1), 1);
+    assertThat(r).isEqualTo(new ScaleDownEfficiency.Result(4, 6, 3, 6.0 / 23, 1.0, 0.1, 0.2, 0));
+    BenchResult b = BenchRunner.run(new ScaleDownEfficiency(), 6, 0, 1);
+    assertThat(b.toJson()).contains("\"metrics\":{\"cpuUtilizationAfter\":1.000000,\"cpuUtilizationBefore\":0.260870,\"loops\":4.000000,");
+  }
+
+  @Test
   void scenariosAreRegistered() {
+    assertThat(Scenarios.byName("runonce-scaledown")).isPresent();
+    assertThat(Scenarios.byName("scaledown-efficiency")).isPresent();
     assertThat(Scenarios.byName("runonce-scaleup")).isPresent();
     assertThat(Scenarios.byName("buffers")).isPresent();
   }

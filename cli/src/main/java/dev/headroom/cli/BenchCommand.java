@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Runs a benchmark scenario after a warm-up and prints {benchmark, pods, nodes, seconds, "
         + "podsPerSecond, peakHeapBytes, cores, jvm, cpuSeconds, coldSeconds, coldCpuSeconds, "
-        + "provisionedPerRequestedCpu, podsPerZone} as one JSON line.")
+        + "provisionedPerRequestedCpu, podsPerZone[, metrics]} as one JSON line (metrics: the scenario's further figures, e.g. scaledown-efficiency's utilisation before and after).")
 public final class BenchCommand implements Callable<Integer> {
 
   /** Flag for the pod count. */

@@ -45,7 +45,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   public SnapshotSimulation(CompileCache cache) {
     this.cache = cache.begin();
     this.compiler = this.cache.compiler();
-    this.compileDetached = compiler::compileDetached;
+    this.compileDetached = this::detached;
     this.compileNode = compiler::compile;
     this.snapshot = newSnapshot();
   }
@@ -75,6 +75,19 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     // marked for deletion since (terminating pods do not count for topology spread)
     return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName)
         && held.isTerminating() == SchedulingCompiler.terminating(p.getMetadata()) ? held : compiler.compile(p);
+  }
+
+  /**
+   * The detached form of bound pod {@code p}: derived from its current attached form when the cache holds one
+   * (the loop loaded it), else compiled from the spec; the two are equal ({@link SchedulingCompiler#detachedOf}).
+   */
+  private CompiledPod detached(Pod p) {
+    CompiledPod attached = cache.cachedPod(CompileCache.Kind.AS_IS, p);
+    if (attached != null && attached.pod() == p && p.getSpec().getNodeName().equals(attached.nodeName())
+        && attached.isTerminating() == SchedulingCompiler.terminating(p.getMetadata())) {
+      return compiler.detachedOf(attached);
+    }
+    return compiler.compileDetached(p);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName} (no copy of the pod), so NodeName does not pin it. */

@@ -261,6 +261,40 @@ public final class SchedulingCompiler {
     return compiled;
   }
 
+  /** The detached class of an attached one: its key without the nodeName, that key's signature and class. */
+  private record DetachedClass(SchedulingKey key, long signature, int classId) {}
+
+  /** Detached classes by the class id of the attached form they were derived from ({@link #detachedOf}). */
+  private final Map<Integer, DetachedClass> detachedClasses = new HashMap<>();
+
+  /**
+   * What {@link #compileDetached} gives for the pod {@code attached} was compiled from (by this compiler, as the
+   * pod is, with its {@code spec.nodeName}), derived from that compiled form instead of the spec: the detached
+   * form differs from the attached one in the nodeName of its key alone, so its requests, constraints and
+   * priority are the attached form's, and its class follows from the attached class (kept per class, so a
+   * class's pods compute it once). {@code SchedulingCompilerTest} checks it against {@link #compileDetached}.
+   */
+  public CompiledPod detachedOf(CompiledPod attached) {
+    DetachedClass d = detachedClasses.get(attached.classId());
+    if (d == null) {
+      SchedulingKey key = new SchedulingKey(attached.namespace(), attached.labels(), attached.requestMap(),
+          new CompiledPod.NodeConstraints(null, attached.nodeAffinity(), attached.tolerations(), attached.hostPorts()),
+          new CompiledPod.InterPodConstraints(attached.affinity(), attached.antiAffinity(), attached.spread()),
+          attached.unsupported(), attached.isTerminating());
+      long signature = key.hash();
+      d = new DetachedClass(key, signature, classOf(signature, key));
+      detachedClasses.put(attached.classId(), d);
+    }
+    long[] requests = attached.requestVector();
+    if (requests.length != resources.size()) {
+      // a fresh compilation sizes the vector by the resources known now
+      requests = java.util.Arrays.copyOf(requests, resources.size());
+    }
+    CompiledPod.Identity identity = new CompiledPod.Identity(attached.pod(), attached.name(), attached.uid(),
+        attached.controllerUid(), attached.isDaemonSetOrMirror());
+    return new CompiledPod(identity, d.key(), requests, attached.isVirtual(), attached.priority(), d.signature(), d.classId());
+  }
+
   /** True when the object carries a deletion timestamp: a terminating pod, as {@link CompiledPod#isTerminating()} reads it. */
   public static boolean terminating(ObjectMeta meta) {
     return meta != null && meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();

@@ -203,22 +203,32 @@ public final class ScaleDownPlanner {
   private final class Drain {
     final Instant now;
     final SchedulingSimulation sim;
-    final java.util.function.Predicate<String> destination;
+    /**
+     * The nodes moved pods may go to: the input's destinations that have started, less the nodes this plan
+     * removed so far (one look-up per node a scan asks about, not one per condition).
+     */
+    final Set<String> open;
     final List<DrainRules.PdbBudget> budgets;
     final List<UnremovableNode> unremovable;
     final List<Removable> removable = new ArrayList<>();
-    final Set<String> removed = new HashSet<>();
     // UIDs of pods an earlier removable candidate's simulation placed elsewhere: they must move again if their new node goes.
     final Set<String> moved = new HashSet<>();
+    // Nodes such a simulation placed a moved pod on: a moved pod is on one of these (where it was last placed), so
+    // a candidate outside them has none and its pods need not be looked through.
+    final Set<String> receivers = new HashSet<>();
     int nonEmptyChecked;
 
     /** Moved pods may go to the input's destinations that have started (and are not removed by this plan). */
     Drain(Input in, List<DrainRules.PdbBudget> budgets, List<UnremovableNode> unremovable) {
       this.now = in.now();
       this.sim = in.sim();
-      Set<String> destinations = in.destinations();
       Set<String> notStarted = in.notStarted();
-      this.destination = d -> destinations.contains(d) && !notStarted.contains(d);
+      this.open = new HashSet<>();
+      for (String d : in.destinations()) {
+        if (!notStarted.contains(d)) {
+          open.add(d);
+        }
+      }
       this.budgets = budgets;
       this.unremovable = unremovable;
     }
@@ -226,7 +236,7 @@ public final class ScaleDownPlanner {
     void consider(Candidate c) {
       String name = c.node().getMetadata().getName();
       List<Pod> toMove = new ArrayList<>(c.podsToMove());
-      if (!moved.isEmpty()) {
+      if (!moved.isEmpty() && receivers.contains(name)) {
         for (Pod p : sim.podsOn(name)) {
           if (moved.contains(p.getMetadata().getUid())) {
             toMove.add(p);
@@ -247,17 +257,21 @@ public final class ScaleDownPlanner {
         sim.removePod(p);
       }
       // one filter object for this candidate's pods: its answers hold until the next candidate
-      java.util.function.Predicate<String> elsewhere = d -> destination.test(d) && !d.equals(name) && !removed.contains(d);
+      java.util.function.Predicate<String> elsewhere = d -> !d.equals(name) && open.contains(d);
+      List<String> landed = new ArrayList<>(toMove.size());
       for (Pod p : toMove) {
-        if (sim.schedule(p, elsewhere).isEmpty()) {
+        java.util.Optional<String> to = sim.schedule(p, elsewhere);
+        if (to.isEmpty()) {
           ok = false;
           failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
           break;
         }
+        landed.add(to.get());
       }
       if (ok) {
         sim.commit();
-        removed.add(name);
+        open.remove(name);
+        receivers.addAll(landed);
         for (Pod p : toMove) {
           moved.add(p.getMetadata().getUid());
           for (DrainRules.PdbBudget b : budgets) {
