@@ -40,6 +40,12 @@ public final class OutputSerialization {
   /** YAML 1.1 timestamps (yaml.org/type/timestamp) start with a year. */
   private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \\t].*)?");
 
+  /**
+   * Line breaks other than LF (CR, and NEL, LS and PS that YAML 1.1 reads as line breaks) and the byte-order mark,
+   * which go-yaml skips at the start of a line: strings holding one are double-quoted, the mark escaped.
+   */
+  private static final Pattern OTHER_BREAKS = Pattern.compile("[\\r\\u0085\\u2028\\u2029\\uFEFF]");
+
   private OutputSerialization() {}
 
   /** One YAML document, starting with {@code ---}, of what fabric8's mapper makes of the object. */
@@ -47,7 +53,19 @@ public final class OutputSerialization {
     Object tree = object instanceof String ? object : INSTANCE.convertValue(object, Object.class);
     DumpSettings settings = DumpSettings.builder().setExplicitStart(true).setDefaultFlowStyle(FlowStyle.BLOCK)
         .setWidth(Integer.MAX_VALUE).setSchema(new CoreSchema()).setNonPrintableStyle(NonPrintableStyle.ESCAPE).build();
-    return new Dump(settings, new KubectlRepresenter(settings)).dumpToString(tree);
+    String text = new Dump(settings, new KubectlRepresenter(settings)).dumpToString(tree);
+    // NEL, LS, PS and the byte-order mark are only ever inside a double-quoted scalar (see OTHER_BREAKS), where the
+    // emitter writes them raw and their escapes mean the same
+    StringBuilder b = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\u0085' || c == '\u2028' || c == '\u2029' || c == '\uFEFF') {
+        b.append(String.format("\\u%04X", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
   }
 
   /**
@@ -67,9 +85,11 @@ public final class OutputSerialization {
     @Override
     protected Node representScalar(Tag tag, String value, ScalarStyle style) {
       ScalarStyle chosen = style;
-      if (Tag.STR.equals(tag) && style == ScalarStyle.PLAIN) {
-        chosen = value.indexOf('\n') >= 0 ? ScalarStyle.LITERAL
-            : looksLikeAnotherType(value) ? ScalarStyle.DOUBLE_QUOTED : ScalarStyle.PLAIN;
+      if (Tag.STR.equals(tag) && (style == ScalarStyle.PLAIN || style == ScalarStyle.LITERAL)) {
+        // YAML 1.1 (kubectl's reader) also breaks lines at NEL, LS and PS, which YAML 1.2 does not: in a plain
+        // scalar or a literal block they would end the line, so such strings are double-quoted (escaped \N \L \P)
+        chosen = OTHER_BREAKS.matcher(value).find() || looksLikeAnotherType(value) ? ScalarStyle.DOUBLE_QUOTED
+            : value.indexOf('\n') >= 0 ? ScalarStyle.LITERAL : ScalarStyle.PLAIN;
       }
       return super.representScalar(tag, value, chosen);
     }

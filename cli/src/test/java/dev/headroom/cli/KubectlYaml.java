@@ -38,6 +38,8 @@ public final class KubectlYaml {
           + "[pP][-+]?[0-9]+)"),
       Pattern.compile("(?i)[-+]?(inf|infinity|nan)"));
 
+  /** NEL, LS and PS: line breaks in YAML 1.1 (and to go-yaml), not in YAML 1.2. */
+  private static final Pattern YAML_11_BREAKS = Pattern.compile("[\\u0085\\u2028\\u2029]");
   private static final ScalarResolver CORE = new CoreSchema().getScalarResolver();
 
   private KubectlYaml() {}
@@ -50,6 +52,10 @@ public final class KubectlYaml {
   public static List<String> plainScalarsOfAnotherType(String text) {
     List<String> bad = new ArrayList<>();
     for (Event e : new Parse(LoadSettings.builder().build()).parseString(text)) {
+      if (e instanceof ScalarEvent s && s.getScalarStyle() != ScalarStyle.DOUBLE_QUOTED
+          && YAML_11_BREAKS.matcher(s.getValue()).find()) {
+        bad.add(s.getValue()); // a YAML 1.1 reader breaks the line there: the scalar or the document changes
+      }
       if (e instanceof ScalarEvent s && s.getScalarStyle() == ScalarStyle.PLAIN && s.getTag().isEmpty()) {
         String v = s.getValue();
         if (!Tag.STR.equals(CORE.resolve(v, true))) {
