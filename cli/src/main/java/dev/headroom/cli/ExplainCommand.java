@@ -61,7 +61,7 @@ public final class ExplainCommand implements Callable<Integer> {
     result.diagnostics().forEach(err::println);
     err.flush();
     KubernetesSerialization serialization = OutputSerialization.INSTANCE;
-    String text = output == Format.json ? serialization.asJson(result.output()) + System.lineSeparator() : serialization.asYaml(result.output());
+    String text = output == Format.json ? serialization.asJson(result.output()) + System.lineSeparator() : OutputSerialization.yaml(result.output());
     out.print(text);
     out.flush();
     return result.failed() ? 1 : 0;

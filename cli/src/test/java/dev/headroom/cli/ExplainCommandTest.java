@@ -69,6 +69,9 @@ class ExplainCommandTest {
     Run r = run("explain", "-f", EXAMPLES.resolve(name + ".yaml").toString(), "--now", NOW);
     assertThat(r.exit()).isEqualTo(exit);
     assertThat(Yaml.tree(r.out())).isEqualTo(Yaml.tree(expected(name)));
+    // as kubectl prints it: plain scalars unquoted, strings that would read as another type quoted
+    assertThat(r.out()).contains("\n  kind: CapacityBuffer\n").doesNotContain("kind: \"");
+    KubectlYaml.assertStringsReadBackAsStrings(r.out());
     assertThat(r.err().lines().map(l -> l.replace(EXAMPLES.toString(), "examples/buffers"))).containsExactlyElementsOf(stderr);
     Run json = run("explain", "-f", EXAMPLES.resolve(name + ".yaml").toString(), "--now", NOW, "-o", "json");
     assertThat(json.out().trim()).startsWith("{");

@@ -268,7 +268,7 @@ public final class RecommendCommand implements Callable<Integer> {
         .append(", at most ").append(secs(p.pooled().p99().high())).append(" (target ").append(num(r.sloP99Seconds(), 1))
         .append("s), ").append(costLabel(r)).append(' ').append(num(p.cost(), 2)).append(" per run\n");
     for (var buffer : BufferSizeSearch.buffers(r, p)) {
-      String doc = OutputSerialization.INSTANCE.asYaml(buffer);
+      String doc = OutputSerialization.yaml(buffer);
       b.append(doc.startsWith("---") ? doc : "---\n" + doc);
       if (!doc.endsWith("\n")) {
         b.append('\n');
@@ -307,7 +307,7 @@ public final class RecommendCommand implements Callable<Integer> {
         .append(costLabel(r)).append(' ').append(num(h.schedule().cost(), 2)).append(" per run, ")
         .append(change(h.schedule().cost(), best.cost())).append(" against ").append(best.name()).append('\n');
     for (var buffer : HourlySchedule.buffers(r.targets(), h.calendar(), h.sizes())) {
-      String doc = OutputSerialization.INSTANCE.asYaml(buffer);
+      String doc = OutputSerialization.yaml(buffer);
       b.append(doc.startsWith("---") ? doc : "---\n" + doc);
       if (!doc.endsWith("\n")) {
         b.append('\n');

@@ -159,6 +159,10 @@ class SimulateCommandTest {
     Run yaml = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3", "-o", "yaml");
     assertThat(yaml.code()).as(yaml.err()).isZero();
     assertThat(yaml.out()).startsWith("# headroom recommend: " + best);
+    // printed as kubectl prints it: plain scalars unquoted, and a kubectl (YAML 1.1) reader gets the same strings
+    assertThat(yaml.out()).contains("\nkind: CapacityBuffer\n", "\napiVersion: autoscaling.x-k8s.io/v1beta1\n")
+        .doesNotContain(": \"CapacityBuffer\"");
+    dev.headroom.cli.KubectlYaml.assertStringsReadBackAsStrings(yaml.out());
     dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
         .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
     assertThat(cb.getApiVersion()).isEqualTo("autoscaling.x-k8s.io/v1beta1");
@@ -184,6 +188,7 @@ class SimulateCommandTest {
         "-o", "yaml");
     assertThat(yaml.code()).as(yaml.err()).isZero();
     assertThat(yaml.out()).startsWith("# headroom recommend --by-hour");
+    dev.headroom.cli.KubectlYaml.assertStringsReadBackAsStrings(yaml.out());
     dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
         .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
     String schedule = cb.getMetadata().getAnnotations().get("headroom.dev/active-schedule");

@@ -402,7 +402,7 @@ public final class HtmlReport {
         DATA.strategies.forEach((n, i) => cdfSeries.push({label: n, stroke: DATA.colors[i], width: 1.5, points: {show: false}}));
         new uPlot({
           width: 560, height: 300, series: cdfSeries, scales: {x: {time: false}, y: {range: [0, 1]}},
-          axes: [{label: 'pod wait (s)'}, {label: 'share of pods waiting at most this long'}]
+          axes: [{label: 'pod wait (s)'}, {label: 'share of pods waiting \u2264 x s'}]
         }, [dec.cdfX].concat(dec.cdf), box(decRoot, 'Pod-wait CDF per strategy (all seeds pooled)'));
         const root = document.getElementById('charts');
         const plots = [];
