@@ -100,6 +100,7 @@ public final class InputText {
     private final ByteBuffer bytes = ByteBuffer.allocate(64 * 1024);
     private final CharBuffer chars = CharBuffer.allocate(64 * 1024);
     private boolean eof;
+    private boolean flushed;
     private boolean first = true;
     private long offset;
     private int line = 1;
@@ -123,7 +124,7 @@ public final class InputText {
 
     /** Decodes the next chunk into {@code chars}; false at the end of the input. */
     private boolean fill() throws IOException {
-      if (eof && !bytes.hasRemaining()) {
+      if (flushed) {
         return false;
       }
       if (!eof) {
@@ -140,6 +141,7 @@ public final class InputText {
       CoderResult r = decoder.decode(bytes, chars, eof);
       if (!r.isError() && eof && !bytes.hasRemaining()) {
         r = decoder.flush(chars);
+        flushed = true;
       }
       if (r.isError()) {
         chars.flip();
