@@ -150,8 +150,15 @@ class MalformedInputCorpusTest {
       cases.add(objects(cmd, "annotations too long", insert(OBJECTS, 4, "  annotations: {note: " + "x".repeat(300_000) + "}"), 1,
           "metadata.annotations: too long: must have at most 262144 bytes", 5));
       cases.add(new Case(cmd + " alias bomb", args(cmd), bytes(aliasBomb()), 1, "values once aliases are expanded", 0));
-      cases.add(new Case(cmd + " over the size limit", args(cmd), bytes("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n# "
-          + "x".repeat(8 * 1024 * 1024) + "\n"), 1, "8 MiB", 0));
+      cases.add(new Case(cmd + " one document over the size limit", args(cmd), bytes("apiVersion: v1\nkind: Pod\n---\nkind: Pod\n"
+          + "apiVersion: v1\nmetadata: {name: p}\n# " + "x".repeat(3 * 1024 * 1024) + "\nspec: {}\n"), 1,
+          "document larger than 3 MiB", 3));
+      cases.add(new Case(cmd + " one List item over the size limit", args(cmd), bytes("apiVersion: v1\nitems:\n"
+          + "- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  # "
+          + "x".repeat(3 * 1024 * 1024) + "\n  spec: {}\nkind: List\n"), 1, "List item larger than 3 MiB", 4));
+      // over the old 8 MiB cap of a file, made of documents that are each within the limit: accepted
+      cases.add(new Case(cmd + " a file of many small documents", args(cmd), bytes(anchored()
+          + ("---\n# " + "x".repeat(1024 * 1024) + "\n").repeat(9)), 0, "", 0));
       usage(cases, cmd, r);
     }
     scenarios(cases, r);
@@ -313,7 +320,7 @@ class MalformedInputCorpusTest {
     cases.add(scenario("unknown field", insert(SCENARIO, 5, "  duratoin: 1h"), 1, "unknown field", 6));
     int depth = 101 + r.nextInt(10_000);
     cases.add(scenario("deep description", replace(SCENARIO, 3, "metadata: {name: tiny, description: " + "[".repeat(depth) + "]".repeat(depth) + "}"), 1, "nested more than 100", 3));
-    cases.add(scenario("description over the size limit", replace(SCENARIO, 3, "metadata: {name: tiny, description: " + "x".repeat(9 * 1024 * 1024) + "}"), 1, "8 MiB", 0));
+    cases.add(scenario("description over the size limit", replace(SCENARIO, 3, "metadata: {name: tiny, description: " + "x".repeat(4 * 1024 * 1024) + "}"), 1, "document larger than 3 MiB", 1));
     cases.add(scenario("empty", List.of(""), 1, "no document of kind Scenario", 1));
     cases.add(new Case("simulate missing file", List.of("simulate", "FILE.missing"), bytes(""), 1, "no such file", 0));
     cases.add(new Case("simulate a directory", List.of("simulate", dir.toString()), bytes(""), 1, "is a directory", 0));

@@ -67,7 +67,7 @@ public final class YamlInputLoader {
   public List<InputDocument> load(Path file) throws InputException {
     String name = file.toString();
     if (name.equals(STDIN)) {
-      return parseText(STDIN_LABEL, readStdin());
+      return readStdin();
     }
     if (Files.isDirectory(file)) {
       List<Path> members = new ArrayList<>();
@@ -87,80 +87,114 @@ public final class YamlInputLoader {
       members.sort(null);
       return load(members);
     }
-    String text;
-    try {
-      InputText.checkSize(Files.size(file));
-      text = InputText.decode(Files.readAllBytes(file));
+    try (InputStream in = Files.newInputStream(file)) {
+      return parseStream(name, InputText.utf8Reader(in));
     } catch (IOException e) {
       throw new InputException(new Position(name, 0), InputText.whyUnreadable(e));
-    } catch (TextInputException e) {
-      throw new InputException(new Position(name, e.line()), e.getMessage());
     }
-    return parseText(name, text);
   }
 
-  private String readStdin() throws InputException {
-    try {
-      byte[] bytes = stdin.readNBytes(InputText.MAX_BYTES + 1);
-      return InputText.decode(bytes);
-    } catch (IOException e) {
-      throw new InputException(new Position(STDIN_LABEL, 0), InputText.whyUnreadable(e));
-    } catch (TextInputException e) {
-      throw new InputException(new Position(STDIN_LABEL, e.line()), e.getMessage());
-    }
+  private List<InputDocument> readStdin() throws InputException {
+    return parseStream(STDIN_LABEL, InputText.utf8Reader(stdin));
   }
 
   /** Parses YAML text named {@code file} (used for messages). */
   public List<InputDocument> parse(String file, Reader text) throws InputException {
-    StringBuilder sb = new StringBuilder();
-    char[] buf = new char[8192];
-    try {
-      int n;
-      while ((n = text.read(buf)) >= 0) {
-        sb.append(buf, 0, n);
-        if (sb.length() > InputText.MAX_BYTES) {
-          break;
+    return parseStream(file, new Reader() {
+      private boolean first = true;
+
+      @Override
+      public int read(char[] buf, int off, int len) throws IOException {
+        int n = text.read(buf, off, len);
+        if (first && n > 0) {
+          first = false;
+          if (buf[off] == '\uFEFF') {
+            System.arraycopy(buf, off + 1, buf, off, n - 1);
+            return n == 1 ? read(buf, off, len) : n - 1;
+          }
         }
+        return n;
       }
-    } catch (IOException e) {
-      throw new InputException(new Position(file, 0), InputText.whyUnreadable(e));
-    }
-    return parseText(file, InputText.stripBom(sb.toString()));
+
+      @Override
+      public void close() throws IOException {
+        text.close();
+      }
+    });
   }
 
-  private List<InputDocument> parseText(String file, String text) throws InputException {
+  /**
+   * Reads the documents of {@code text} one at a time; the items of a {@code List} are read (and limited) one by
+   * one, so that a dump of any size is read without holding its YAML whole.
+   */
+  private List<InputDocument> parseStream(String file, Reader text) throws InputException {
     List<InputDocument> out = new ArrayList<>();
-    List<Node> roots;
-    try {
-      roots = YamlLoader.compose(file, text);
-    } catch (TextInputException e) {
-      throw new InputException(new Position(file, e.line()), e.getMessage());
-    }
-    for (Node root : roots) {
-      if (YamlLoader.isNull(root)) {
-        continue;
+    List<Object> items = new ArrayList<>();
+    List<Integer> itemLines = new ArrayList<>();
+    YamlLoader.Positions positions = new YamlLoader.Positions() {
+      @Override
+      public void map(Map<String, Object> map, int line, Map<String, Integer> lines) {
+        keyLines.put(map, lines);
       }
-      Position at = new Position(file, YamlLoader.line(root));
-      Object doc = YamlLoader.plain(root, new YamlLoader.Positions() {
+
+      @Override
+      public void list(List<Object> list, int line, List<Integer> lines) {
+        listLines.put(list, lines);
+      }
+    };
+    try {
+      YamlLoader.stream(file, text, true, new YamlLoader.Sink() {
         @Override
-        public void map(Map<String, Object> map, int line, Map<String, Integer> lines) {
-          keyLines.put(map, lines);
+        public void item(Node item) {
+          items.add(YamlLoader.plain(item, positions));
+          itemLines.add(YamlLoader.line(item));
         }
 
         @Override
-        public void list(List<Object> list, int line, List<Integer> itemLines) {
-          listLines.put(list, itemLines);
+        public void document(Node root, boolean itemsSplit) {
+          if (YamlLoader.isNull(root)) {
+            return;
+          }
+          Position at = new Position(file, YamlLoader.line(root));
+          Object doc = YamlLoader.plain(root, positions);
+          if (itemsSplit && doc instanceof Map<?, ?> m) {
+            // the items went by one at a time: put them back, with their lines, in the document they belong to
+            List<Object> list = new ArrayList<>(items);
+            cast(m).put("items", list);
+            listLines.put(list, new ArrayList<>(itemLines));
+          }
+          items.clear();
+          itemLines.clear();
+          try {
+            if (!(doc instanceof Map<?, ?>)) {
+              throw new InputException(at, "a document must be a Kubernetes object (a mapping), found " + describe(doc));
+            }
+            addObject(out, at, cast(doc));
+          } catch (InputException e) {
+            throw new Stop(e);
+          }
         }
       });
-      if (!(doc instanceof Map<?, ?>)) {
-        throw new InputException(at, "a document must be a Kubernetes object (a mapping), found " + describe(doc));
-      }
-      addObject(out, at, cast(doc));
+    } catch (TextInputException e) {
+      throw new InputException(new Position(file, e.line()), e.getMessage());
+    } catch (Stop e) {
+      throw e.error;
     }
     if (out.isEmpty()) {
       throw new InputException(new Position(file, 1), "no objects (the file has no Kubernetes object)");
     }
     return out;
+  }
+
+  /** Carries a document's error out of the streaming reader, which stops there. */
+  private static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient InputException error;
+
+    Stop(InputException error) {
+      super(null, null, false, false);
+      this.error = error;
+    }
   }
 
   private void addObject(List<InputDocument> out, Position at, Map<String, Object> object) throws InputException {

@@ -49,7 +49,6 @@ public final class NodeGroupConfig {
       if (Files.isDirectory(file)) {
         throw new InvalidNodeGroupsException(file + ":1: cannot read node groups: is a directory");
       }
-      InputText.checkSize(Files.size(file));
       text = InputText.decode(Files.readAllBytes(file));
     } catch (IOException e) {
       throw new InvalidNodeGroupsException(file + ":1: cannot read node groups: " + InputText.whyUnreadable(e));

@@ -30,7 +30,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * The one YAML loading path of every command ({@code explain}, {@code plan}, {@code simulate}, {@code recommend}
  * and {@code run --node-groups}): YAML 1.2 (core schema) with anchors and aliases, merge keys ({@code <<}, resolved
  * as kubectl's YAML library does: explicit keys win, then the merged mappings in order), and explicit limits.
- * Duplicate keys in one mapping are errors, as is any input over {@link InputText#MAX_BYTES}, nesting deeper than
+ * Duplicate keys in one mapping are errors, as is a document over {@link InputText#MAX_DOCUMENT_CHARS}, nesting deeper than
  * {@link #MAX_DEPTH}, more than {@link #MAX_ALIASES} aliases of collections, more than {@link #MAX_VALUES} values
  * after expanding aliases, and a structure that contains itself. Every error is a {@link TextInputException} with
  * the line.
@@ -56,29 +56,62 @@ public final class YamlLoader {
   }
 
   /**
+   * Receives what {@link #stream} reads, one unit of the limits at a time (merge keys resolved, limits checked).
+   */
+  public interface Sink {
+    /**
+     * One item of the {@code items} list of a document's root mapping, when items are read one by one: every item
+     * of a document comes before the document itself. Ignored unless overridden.
+     */
+    default void item(Node item) {
+    }
+
+    /**
+     * A document's root (an empty document is a null scalar). When items are read one by one, the root's
+     * {@code items} list (if any) is empty here and {@code itemsSplit} is true: its items went to {@link #item}.
+     */
+    void document(Node root, boolean itemsSplit);
+  }
+
+  /**
    * The root node of every document of {@code text}, in order (an empty document is a null scalar), with merge keys
    * resolved into their mappings.
    *
    * @throws TextInputException for malformed YAML or a broken limit
    */
   public static List<Node> compose(String label, String text) {
-    InputText.checkSize(text.length());
+    List<Node> docs = new ArrayList<>();
+    stream(label, new java.io.StringReader(text), false, (root, split) -> docs.add(root));
+    return docs;
+  }
+
+  /**
+   * Reads the documents of {@code reader} one at a time, so that a stream of any length can be read: only one
+   * document (or, with {@code splitItems}, one item of a root mapping's {@code items} list, as in a {@code List}
+   * that {@code kubectl get -o yaml} prints) is held as nodes at once. Each such unit may hold at most
+   * {@link InputText#MAX_DOCUMENT_CHARS} characters; nesting, alias and value limits apply per document as before.
+   *
+   * @throws TextInputException for malformed YAML or a broken limit, with the line
+   */
+  public static void stream(String label, java.io.Reader reader, boolean splitItems, Sink sink) {
     LoadSettings settings = LoadSettings.builder()
         .setLabel(label)
         .setAllowDuplicateKeys(false)
         .setAllowRecursiveKeys(false)
         .setMaxAliasesForCollections(MAX_ALIASES)
-        .setCodePointLimit(InputText.MAX_BYTES + 1)
-        // one buffer for the whole text: the scanner's refills are quadratic in the length of a single token
-        .setBufferSize(text.length() + 1)
+        // the size of one document is checked below (List items alone); the engine's own count is off
+        .setCodePointLimit(Integer.MAX_VALUE)
+        // large enough for the longest token of one document: the scanner's refills are quadratic in a token's length
+        .setBufferSize(1024 * 1024)
         .build();
-    List<Node> docs = new ArrayList<>();
     try {
-      Composer composer = new Composer(settings, new DepthLimit(new ParserImpl(settings, new StreamReader(settings, text))));
+      Limits limits = new Limits(new ParserImpl(settings, new StreamReader(settings, reader)));
+      UnitComposer composer = new UnitComposer(settings, limits, splitItems ? sink : null);
       while (composer.hasNext()) {
+        composer.split = false;
         Node root = composer.next();
         new Normaliser().visit(root, 0);
-        docs.add(root);
+        sink.document(root, composer.split);
       }
     } catch (MarkedYamlEngineException e) {
       int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
@@ -86,7 +119,69 @@ public final class YamlLoader {
     } catch (YamlEngineException e) {
       throw new TextInputException(0, "YAML error: " + plainProblem(e.getMessage()));
     }
-    return docs;
+  }
+
+  /** The composer that hands each item of a root mapping's {@code items} list to the sink as soon as it is read. */
+  private static final class UnitComposer extends Composer {
+    private final Limits limits;
+    private final Sink sink;
+    private int depth;
+    boolean split;
+
+    UnitComposer(LoadSettings settings, Limits limits, Sink sink) {
+      super(settings, limits);
+      this.limits = limits;
+      this.sink = sink;
+    }
+
+    @Override
+    protected Node composeMappingNode(java.util.Optional<org.snakeyaml.engine.v2.common.Anchor> anchor) {
+      depth++;
+      try {
+        return super.composeMappingNode(anchor);
+      } finally {
+        depth--;
+      }
+    }
+
+    @Override
+    protected SequenceNode composeSequenceNode(java.util.Optional<org.snakeyaml.engine.v2.common.Anchor> anchor) {
+      depth++;
+      try {
+        return super.composeSequenceNode(anchor);
+      } finally {
+        depth--;
+      }
+    }
+
+    @Override
+    protected void composeMappingChildren(List<NodeTuple> children, MappingNode node) {
+      if (sink == null || depth != 1 || !parser.checkEvent(Event.ID.Scalar)
+          || !"items".equals(((org.snakeyaml.engine.v2.events.ScalarEvent) parser.peekEvent()).getValue())) {
+        super.composeMappingChildren(children, node);
+        return;
+      }
+      Node key = composeKeyNode(node);
+      if (!parser.checkEvent(Event.ID.SequenceStart)
+          || ((org.snakeyaml.engine.v2.events.NodeEvent) parser.peekEvent()).getAnchor().isPresent()) {
+        children.add(new NodeTuple(key, composeValueNode(node)));
+        return;
+      }
+      Event start = limits.next();
+      depth++;
+      while (!parser.checkEvent(Event.ID.SequenceEnd)) {
+        limits.beginUnit(parser.peekEvent(), true);
+        Node item = composeValueNode(node);
+        new Normaliser().visit(item, depth);
+        sink.item(item);
+      }
+      depth--;
+      Event end = limits.next();
+      limits.beginUnit(end, false);
+      split = true;
+      children.add(new NodeTuple(key, new SequenceNode(Tag.SEQ, true, new ArrayList<>(),
+          org.snakeyaml.engine.v2.common.FlowStyle.BLOCK, start.getStartMark(), end.getEndMark())));
+    }
   }
 
   /** The 1-based line where a node starts (1 when unknown). */
@@ -305,13 +400,26 @@ public final class YamlLoader {
     }
   }
 
-  /** Refuses nesting deeper than {@link #MAX_DEPTH} before the composer recurses into it. */
-  private static final class DepthLimit implements Parser {
+  /**
+   * Refuses nesting deeper than {@link #MAX_DEPTH} before the composer recurses into it, and a document (or a List
+   * item read alone) longer than {@link InputText#MAX_DOCUMENT_CHARS} as soon as the parser passes the limit.
+   */
+  private static final class Limits implements Parser {
     private final Parser parser;
     private int depth;
+    private int unitStart;
+    private int unitLine = 1;
+    private boolean unitIsItem;
 
-    DepthLimit(Parser parser) {
+    Limits(Parser parser) {
       this.parser = parser;
+    }
+
+    /** A new unit of the size limit starts at {@code e}: a List item, or the rest of a document after its items. */
+    void beginUnit(Event e, boolean item) {
+      unitStart = e.getStartMark().map(Mark::getIndex).orElse(unitStart);
+      unitLine = e.getStartMark().map(m -> m.getLine() + 1).orElse(unitLine);
+      unitIsItem = item;
     }
 
     @Override
@@ -333,6 +441,7 @@ public final class YamlLoader {
     public Event next() {
       Event e = parser.next();
       switch (e.getEventId()) {
+        case DocumentStart -> beginUnit(e, false);
         case MappingStart, SequenceStart -> {
           if (++depth > MAX_DEPTH) {
             int line = e.getStartMark().map(Mark::getLine).orElse(-1) + 1;
@@ -341,6 +450,12 @@ public final class YamlLoader {
         }
         case MappingEnd, SequenceEnd -> depth--;
         default -> { }
+      }
+      int end = e.getEndMark().map(Mark::getIndex).orElse(unitStart);
+      if (end - unitStart > InputText.MAX_DOCUMENT_CHARS) {
+        throw new TextInputException(unitLine, (unitIsItem ? "List item" : "document") + " larger than "
+            + InputText.maxDocumentSize() + " (" + InputText.MAX_DOCUMENT_CHARS + " characters), the limit of one"
+            + " document or List item (the API server's limit for one request); split it into smaller documents");
       }
       return e;
     }

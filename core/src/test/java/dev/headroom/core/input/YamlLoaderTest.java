@@ -99,12 +99,54 @@ class YamlLoaderTest {
   }
 
   @Test
-  void largeScalarsParseInLinearTimeUpToTheLimit() {
-    String big = "description: " + "x".repeat(InputText.MAX_BYTES - 100) + "\n";
+  void largeScalarsParseInLinearTimeUpToTheLimitOfOneDocument() {
+    String big = "description: " + "x".repeat(InputText.MAX_DOCUMENT_CHARS - 100) + "\n";
     assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThat(YamlLoader.compose("t", big)).hasSize(1));
-    String tooBig = "description: " + "x".repeat(InputText.MAX_BYTES + 1) + "\n";
+    String tooBig = "a: 1\n---\nb: 2\n---\ndescription: " + "x".repeat(InputText.MAX_DOCUMENT_CHARS + 1) + "\n";
     assertThatThrownBy(() -> YamlLoader.compose("t", tooBig)).isInstanceOf(TextInputException.class)
-        .hasMessageContaining("8 MiB");
+        .hasMessageContaining("document larger than 3 MiB")
+        .satisfies(e -> assertThat(((TextInputException) e).line()).isEqualTo(4)); // its --- line
+  }
+
+  @Test
+  void theLimitIsPerDocumentNotPerFile() {
+    String doc = "description: " + "x".repeat(InputText.MAX_DOCUMENT_CHARS / 2) + "\n";
+    String text = (doc + "---\n").repeat(4);
+    assertThat(text.length()).isGreaterThan(InputText.MAX_DOCUMENT_CHARS);
+    assertThat(YamlLoader.compose("t", text)).hasSize(5);
+  }
+
+  @Test
+  void listItemsAreReadAndLimitedOneByOne() {
+    String item = "- name: " + "x".repeat(InputText.MAX_DOCUMENT_CHARS / 2) + "\n";
+    String list = "apiVersion: v1\nitems:\n" + item.repeat(3) + "kind: List\n";
+    List<Node> items = new java.util.ArrayList<>();
+    List<Node> roots = new java.util.ArrayList<>();
+    List<Boolean> split = new java.util.ArrayList<>();
+    YamlLoader.stream("t", new java.io.StringReader(list), true, new YamlLoader.Sink() {
+      @Override
+      public void item(Node n) {
+        items.add(n);
+      }
+
+      @Override
+      public void document(Node root, boolean itemsSplit) {
+        roots.add(root);
+        split.add(itemsSplit);
+      }
+    });
+    assertThat(items).hasSize(3);
+    assertThat(items).extracting(YamlLoader::line).containsExactly(3, 4, 5);
+    assertThat(roots).hasSize(1);
+    assertThat(split).containsExactly(true);
+    assertThat(((java.util.Map<?, ?>) YamlLoader.plain(roots.get(0), null)).get("kind")).isEqualTo("List");
+    // without splitting, the same List is one document over the limit
+    assertThatThrownBy(() -> YamlLoader.compose("t", list)).hasMessageContaining("document larger than 3 MiB");
+    String tooBigItem = "apiVersion: v1\nitems:\n- a: 1\n- name: " + "x".repeat(InputText.MAX_DOCUMENT_CHARS + 1)
+        + "\nkind: List\n";
+    assertThatThrownBy(() -> YamlLoader.stream("t", new java.io.StringReader(tooBigItem), true, (r, s) -> { }))
+        .hasMessageContaining("List item larger than 3 MiB")
+        .satisfies(e -> assertThat(((TextInputException) e).line()).isEqualTo(4));
   }
 
   @Test

@@ -76,7 +76,6 @@ public final class ScenarioParser {
       if (Files.isDirectory(file)) {
         throw new ScenarioException(label, 1, "cannot read the scenario: is a directory");
       }
-      InputText.checkSize(Files.size(file));
       text = InputText.decode(Files.readAllBytes(file));
     } catch (IOException e) {
       throw new ScenarioException(label, 1, "cannot read the scenario: " + InputText.whyUnreadable(e));
@@ -486,19 +485,16 @@ public final class ScenarioParser {
   private LoadProfile trace(YamlValue fileValue, double scale) {
     String name = fileValue.string();
     Path path = baseDir == null ? Path.of(name) : baseDir.resolve(name);
-    List<String> lines;
-    try {
-      if (Files.isDirectory(path)) {
-        throw fileValue.error("cannot read trace file " + name + ": is a directory");
-      }
-      InputText.checkSize(Files.size(path));
-      lines = InputText.decode(Files.readAllBytes(path)).lines().toList();
+    if (Files.isDirectory(path)) {
+      throw fileValue.error("cannot read trace file " + name + ": is a directory");
+    }
+    try (java.io.InputStream in = Files.newInputStream(path)) {
+      return TraceCsv.parse(name, new java.io.BufferedReader(InputText.utf8Reader(in), 1 << 16), scale);
     } catch (IOException e) {
       throw fileValue.error("cannot read trace file " + name + ": " + InputText.whyUnreadable(e));
     } catch (TextInputException e) {
       throw new ScenarioException(name, Math.max(1, e.line()), e.getMessage());
     }
-    return TraceCsv.parse(name, lines, scale);
   }
 
   private Scenario.Autoscaling autoscaling(YamlValue a, int replicas) {

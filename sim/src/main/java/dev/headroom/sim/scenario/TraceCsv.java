@@ -15,12 +15,25 @@ public final class TraceCsv {
 
   /** Parses trace lines; {@code scale} multiplies every rate. */
   public static LoadProfile.Trace parse(String file, List<String> lines, double scale) {
+    try {
+      return parse(file, new java.io.BufferedReader(new java.io.StringReader(String.join("\n", lines))), scale);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Parses a trace row by row from {@code in} (the text is never held whole, so a trace of millions of rows loads in
+   * the memory of its points); {@code scale} multiplies every rate.
+   */
+  public static LoadProfile.Trace parse(String file, java.io.BufferedReader in, double scale) throws java.io.IOException {
     List<LoadProfile.Point> points = new ArrayList<>();
     boolean header = false;
     double last = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < lines.size(); i++) {
-      String line = (i == 0 ? dev.headroom.core.input.InputText.stripBom(lines.get(i)) : lines.get(i)).strip();
-      int no = i + 1;
+    int no = 0;
+    for (String raw = in.readLine(); raw != null; raw = in.readLine()) {
+      String line = (no == 0 ? dev.headroom.core.input.InputText.stripBom(raw) : raw).strip();
+      no++;
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
@@ -52,7 +65,7 @@ public final class TraceCsv {
       points.add(new LoadProfile.Point(t, rate * scale));
     }
     if (points.isEmpty()) {
-      throw new ScenarioException(file, Math.max(1, lines.size()), "the trace has no points");
+      throw new ScenarioException(file, Math.max(1, no), "the trace has no points");
     }
     return new LoadProfile.Trace(file, points);
   }
