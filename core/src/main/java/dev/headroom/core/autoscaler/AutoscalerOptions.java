@@ -181,7 +181,7 @@ public record AutoscalerOptions(
   public static final AutoscalerOption<String> BYPASSED_SCHEDULER_NAMES = option("bypassed-scheduler-names", "bypassedSchedulerNames", OptionType.STRING, "",
       AutoscalerOptions::bypassedSchedulerNames,
       "schedulers whose not-yet-processed pods count as demand, comma-separated");
-  public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, false,
+  public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, true,
       AutoscalerOptions::provisioningPass,
       "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation");
   public static final AutoscalerOption<Integer> PROVISIONING_PASS_ESTIMATE_BUDGET = option("provisioning-pass-estimate-budget",
