@@ -72,7 +72,11 @@ public final class KarpenterDiverse implements Scenario {
     return "Karpenter's diverse-pods scheduling benchmark through runOnce: T instance types x 5 offerings as node groups (default 400), no nodes";
   }
 
-  /** The benchmark's options. */
+  /**
+   * The benchmark's options, against the defaults: expander {@code price} (default least-waste), salvo scale-up
+   * (default off: one group per loop), max-nodes-per-scaleup 1,000,000 (default 1,000); {@code provisioning-pass} is
+   * set too though it is now the default, so the benchmark measures the same planner whatever the default becomes.
+   */
   public static AutoscalerOptions options() {
     return AutoscalerOptions.builder().set(AutoscalerOptions.EXPANDER, "price").set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, 1_000_000).set(AutoscalerOptions.SALVO_SCALE_UP, true).set(AutoscalerOptions.PROVISIONING_PASS, true).build();
   }

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The autoscaler flags of {@code headroom run} (a picocli mixin), named as the upstream Cluster Autoscaler's. Without
+ * The autoscaler flags of {@code headroom run} (a picocli mixin; {@code headroom plan} has the option flags too), named as the upstream Cluster Autoscaler's. Without
  * {@code --cloud-provider} the autoscaler does not run. Durations use the Go syntax of the upstream flags
  * ({@code 10s}, {@code 15m}, {@code 1h30m}; also {@code 1d}), the same syntax as every other duration of Headroom.
  * Booleans accept a bare flag ({@code --scale-down-enabled}) or a value ({@code --scale-down-enabled=false}). The flags
@@ -45,12 +45,18 @@ public final class AutoscalerFlags {
       AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS,
       AutoscalerOptions.SKIP_NODES_WITH_LOCAL_STORAGE,
       AutoscalerOptions.IGNORE_DAEMONSETS_UTILIZATION,
+      AutoscalerOptions.SALVO_SCALE_UP,
       AutoscalerOptions.PROVISIONING_PASS,
       AutoscalerOptions.PROVISIONING_PASS_ESTIMATE_BUDGET,
       AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
 
-  /** The options {@code headroom plan} has a flag for. */
-  static final List<AutoscalerOption<?>> PLAN = List.of(AutoscalerOptions.EXPANDER, AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
+  /**
+   * The options {@code headroom plan} has a flag for: the same list as {@link #RUN}, so that a script can pass
+   * {@code plan} the flags it gives {@code run}. Those that have no effect on one dry-run iteration
+   * ({@code scan-interval}: there is no next loop; the scale-down delays after an add, delete or failure: a dry run
+   * has none before it) are accepted and checked all the same.
+   */
+  static final List<AutoscalerOption<?>> PLAN = RUN;
 
   /** Adds the {@link #RUN} flags to {@code headroom run}. */
   public static final class RunFlags implements CommandLine.IModelTransformer {

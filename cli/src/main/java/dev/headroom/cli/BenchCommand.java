@@ -2,6 +2,8 @@ package dev.headroom.cli;
 
 import dev.headroom.bench.BenchResult;
 import dev.headroom.bench.BenchRunner;
+import dev.headroom.bench.DiverseWorkload;
+import dev.headroom.bench.KarpenterDiverse;
 import dev.headroom.bench.Scenario;
 import dev.headroom.bench.Scenarios;
 import java.io.PrintWriter;
@@ -24,6 +26,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** Flag for the pod count. */
   public static final String PODS_FLAG = "--pods";
+  /** The scenario {@code --write-plan-input} writes. */
+  static final String KARPENTER_DIVERSE = "karpenter-diverse";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -35,6 +39,10 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--types", paramLabel = "T", description = "Instance types of the catalogue (karpenter-diverse; default 400).")
   Integer types;
+
+  @Option(names = "--write-plan-input", paramLabel = "FILE",
+      description = "karpenter-diverse: instead of running, write its node groups and pending pods (--types, --pods) as a plan input file.")
+  java.nio.file.Path planInput;
 
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "2", description = "Warm-up iterations (default 2).")
   int warmup;
@@ -68,6 +76,21 @@ public final class BenchCommand implements Callable<Integer> {
         err.flush();
         return 1;
       }
+    }
+    if (planInput != null) {
+      if (!chosen.name().equals(KARPENTER_DIVERSE)) {
+        err.println("headroom bench: --write-plan-input is for " + KARPENTER_DIVERSE + " only");
+        err.flush();
+        return 1;
+      }
+      try {
+        PlanInputWriter.write(planInput, types == null ? DiverseWorkload.INSTANCE_TYPES : types, n, KarpenterDiverse.SEED);
+      } catch (java.io.IOException e) {
+        err.println(planInput + ": cannot write: " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+      return 0;
     }
     try {
       BenchResult r = BenchRunner.run(chosen, n, warmup, iterations);

@@ -49,6 +49,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--now", paramLabel = "RFC3339", description = "The loop time; default: the current time.")
   String now;
 
+  @Option(names = dev.headroom.controller.Flags.INJECTION_ENABLED, arity = "0..1", defaultValue = "true", fallbackValue = "true",
+      description = "inject buffers' virtual pods, as run does (default: ${DEFAULT-VALUE})")
+  boolean injectionEnabled;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -65,7 +69,13 @@ public final class PlanCommand implements Callable<Integer> {
       return 1;
     }
     List<InputDocument> documents = loaded.get();
-    AutoscalerOptions options = AutoscalerFlags.apply(spec, AutoscalerFlags.PLAN, AutoscalerOptions.builder()).build();
+    AutoscalerOptions options;
+    try {
+      options = AutoscalerFlags.apply(spec, AutoscalerFlags.PLAN, AutoscalerOptions.builder())
+          .set(AutoscalerOptions.BUFFER_POD_INJECTION_ENABLED, injectionEnabled).build();
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     Planner.Result result;
     try {
       result = new Planner(loader).plan(documents, options, at);

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -47,18 +49,80 @@ class AutoscalerOptionsTableTest {
     checkFlags(Main.newCommandLine().getSubcommands().get("plan").getCommandSpec(), AutoscalerFlags.PLAN);
   }
 
+  /**
+   * The flags of {@code run} that {@code plan} has not, each with why: they reach a cluster or act on one, and one
+   * dry-run iteration over files does neither.
+   */
+  static final Map<String, String> RUN_ONLY = Map.ofEntries(
+      Map.entry("--kubeconfig", "plan reads files, not a cluster"),
+      Map.entry("--namespace", "the files are the whole cluster"),
+      Map.entry("--capacity-buffer-controller-enabled", "the buffer controller writes to a cluster; plan translates buffers as explain does"),
+      Map.entry("--capacity-buffer-pod-dry-run-enabled", "a server dry-run create needs an API server"),
+      Map.entry("--capacity-buffer-quota-count-pods", "a buffer controller setting (explain's translation), not an autoscaler option"),
+      Map.entry("--leader-elect", "leader election is a Lease in a cluster"),
+      Map.entry("--leader-elect-resource-namespace", "leader election"),
+      Map.entry("--leader-elect-lease-namespace", "leader election (deprecated alias)"),
+      Map.entry("--leader-elect-resource-name", "leader election"),
+      Map.entry("--leader-elect-lease-name", "leader election (deprecated alias)"),
+      Map.entry("--leader-elect-identity", "leader election"),
+      Map.entry("--http-port", "plan serves no health or metrics endpoint"),
+      Map.entry("--log-format", "plan prints a report, not log lines"),
+      Map.entry("--log-level", "plan prints a report, not log lines"),
+      Map.entry("--resync-period", "informers of a cluster"),
+      Map.entry("--cloud-provider", "plan's node provider is the NodeGroup documents of its files"),
+      Map.entry("--node-groups", "plan reads NodeGroup documents from its -f files"),
+      Map.entry("--node-group-auto-discovery", "discovers Cluster API objects in a cluster"),
+      Map.entry("--node-delete-delay-after-taint", "deleting nodes: plan removes none"),
+      Map.entry("--max-graceful-termination-sec", "evicting pods: plan evicts none"));
+
+  /** The flags of {@code plan} that {@code run} has not: its input, output and loop time. */
+  static final Set<String> PLAN_ONLY = Set.of("-f", "--filename", "-o", "--output", "--now");
+
+  /** Every flag of {@code run} is a flag of {@code plan} but the cluster-only ones ({@link #RUN_ONLY}), and back. */
+  @Test
+  void planTakesEveryAutoscalerFlagOfRun() {
+    Set<String> run = names(Main.newCommandLine().getSubcommands().get("run").getCommandSpec());
+    Set<String> plan = names(Main.newCommandLine().getSubcommands().get("plan").getCommandSpec());
+    assertThat(run).as("RUN_ONLY names flags of run").containsAll(RUN_ONLY.keySet());
+    run.removeAll(RUN_ONLY.keySet());
+    plan.removeAll(PLAN_ONLY);
+    assertThat(plan).isEqualTo(run);
+    assertThat(AutoscalerFlags.PLAN).isEqualTo(AutoscalerFlags.RUN);
+  }
+
+  private static Set<String> names(CommandSpec command) {
+    Set<String> out = new TreeSet<>();
+    for (OptionSpec o : command.options()) {
+      out.addAll(List.of(o.names()));
+    }
+    return out;
+  }
+
+  @Test
+  void planFlagsReachTheOptions() {
+    PlanCommand cmd = new PlanCommand();
+    CommandLine line = new CommandLine(cmd);
+    line.parseArgs("-f", "x.yaml", "--salvo-scale-up", "--provisioning-pass=false", "--max-nodes-per-scaleup=7",
+        "--scan-interval=1m", "--capacity-buffer-pod-injection-enabled=false");
+    AutoscalerOptions o = AutoscalerFlags.apply(cmd.spec, AutoscalerFlags.PLAN, AutoscalerOptions.builder()).build();
+    assertThat(o.salvoScaleUp()).isTrue();
+    assertThat(o.provisioningPass()).isFalse();
+    assertThat(o.maxNodesPerScaleUp()).isEqualTo(7);
+    assertThat(cmd.injectionEnabled).isFalse();
+  }
+
   @Test
   void flagsReachTheOptionsAndBadValuesNameTheFlag() {
     RunCommand cmd = new RunCommand();
     new CommandLine(cmd).parseArgs("--cloud-provider=kwok", "--scale-down-gpu-utilization-threshold=0.75",
-        "--scale-down-non-empty-candidates-count", "5", "--provisioning-pass", "--skip-nodes-with-system-pods=false");
+        "--scale-down-non-empty-candidates-count", "5", "--provisioning-pass=false", "--skip-nodes-with-system-pods=false");
     AutoscalerOptions o = cmd.autoscalerFlags.settings(true, "x").options();
     assertThat(o.scaleDownGpuUtilizationThreshold()).isEqualTo(0.75);
     assertThat(o.scaleDownNonEmptyCandidatesCount()).isEqualTo(5);
-    assertThat(o.provisioningPass()).isTrue();
+    assertThat(o.provisioningPass()).isFalse();
     assertThat(o.skipNodesWithSystemPods()).isFalse();
     assertThat(o.toBuilder().set(AutoscalerOptions.SCALE_DOWN_GPU_UTILIZATION_THRESHOLD, 0.5)
-        .set(AutoscalerOptions.SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT, 30).set(AutoscalerOptions.PROVISIONING_PASS, false)
+        .set(AutoscalerOptions.SCALE_DOWN_NON_EMPTY_CANDIDATES_COUNT, 30).set(AutoscalerOptions.PROVISIONING_PASS, true)
         .set(AutoscalerOptions.SKIP_NODES_WITH_SYSTEM_PODS, true).build()).isEqualTo(AutoscalerOptions.DEFAULTS);
 
     RunCommand bad = new RunCommand();

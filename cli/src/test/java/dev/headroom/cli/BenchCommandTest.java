@@ -31,6 +31,16 @@ class BenchCommandTest {
     assertThat(out.toString().trim()).contains("\"coldSeconds\":", "\"podsPerZone\":{");
   }
 
+  /** The written catalogue and pods are a plan input: with --salvo-scale-up every pod gets a node. */
+  @Test
+  void writesAPlanInputThatPlanReads(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    java.nio.file.Path file = dir.resolve("diverse.yaml");
+    assertThat(run("bench", "karpenter-diverse", "--pods", "20", "--types", "4", "--write-plan-input", file.toString())).isZero();
+    assertThat(out.toString()).isEmpty();
+    assertThat(run("plan", "-f", file.toString(), "--now", "2026-03-02T08:00:00Z", "-o", "json", "--salvo-scale-up")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("\"total\":20", "\"onNewNodes\":20", "\"unschedulable\":0");
+  }
+
   @Test
   void typesOnAScenarioWithoutCatalogueIsExitOne() {
     assertThat(run("bench", "runonce-scaleup", "--pods", "50", "--types", "3")).isEqualTo(1);

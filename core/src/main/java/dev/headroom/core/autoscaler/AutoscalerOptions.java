@@ -181,13 +181,15 @@ public record AutoscalerOptions(
   public static final AutoscalerOption<String> BYPASSED_SCHEDULER_NAMES = option("bypassed-scheduler-names", "bypassedSchedulerNames", OptionType.STRING, "",
       AutoscalerOptions::bypassedSchedulerNames,
       "schedulers whose not-yet-processed pods count as demand, comma-separated");
-  public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, false,
+  public static final AutoscalerOption<Boolean> PROVISIONING_PASS = option("provisioning-pass", "provisioningPass", OptionType.BOOLEAN, true,
       AutoscalerOptions::provisioningPass,
-      "scale up with one provisioning pass over every node group (for catalogues of hundreds of groups) instead of per-group estimation");
+      "the tiered scale-up planner: within provisioning-pass-estimate-budget CA's per-group estimates and one provisioning "
+          + "pass over every node group both run and the pass's plan is kept only when strictly better; beyond it the pass "
+          + "alone (catalogues of thousands of groups); false = CA's per-group estimation only");
   public static final AutoscalerOption<Integer> PROVISIONING_PASS_ESTIMATE_BUDGET = option("provisioning-pass-estimate-budget",
       "provisioningPassEstimateBudget", OptionType.INT, 50_000, AutoscalerOptions::provisioningPassEstimateBudget,
       AutoscalerOptions::notNegative,
-      "with provisioning-pass: while (groups that may grow) x (pods to help) is at most this, the per-group estimates run "
+      "while (groups that may grow) x (pods to help) is at most this, the per-group estimates run "
           + "too and the pass's plan is kept only when it helps every pod theirs helps and is strictly better by the "
           + "expander chain; 0 = the pass alone");
 

@@ -16,11 +16,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The default scale-up planner: CA's per-group estimation (autoscaler spec §3.3–3.5). Every valid group checks each equivalence class once on its template and binpacks every pod it
+ * CA's per-group estimation, the scale-up planner of {@code provisioning-pass=false} and the first tier of the default (autoscaler spec §3.3–3.5). Every valid group checks each equivalence class once on its template and binpacks every pod it
  * passes on copies of its template (first-fit decreasing, limited by maxNodesPerScaleUp, its room and
  * maxNodesTotal); the expander picks one option; with salvo scale-up the rest of the pods get another round over the
  * groups not used yet. Its cost grows with groups × pending pods; {@link OnePassScaleUp} scales with the catalogue;
- * with {@code provisioning-pass}, {@link TieredScaleUp} runs both while this one is affordable, and
+ * by default {@link TieredScaleUp} runs both while this one is affordable, and
  * {@code ScaleUpPlannerDifferentialTest} compares them.
  */
 final class PerGroupEstimates implements ScaleUpPlanner {

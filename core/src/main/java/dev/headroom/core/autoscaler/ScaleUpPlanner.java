@@ -13,9 +13,10 @@ import java.util.function.Function;
 /**
  * The decision part of scale-up (autoscaler spec §3.3–3.5): which groups grow by how many nodes for which of the
  * pods left after filter-out-schedulable. {@link Autoscaler} executes the options (caps, provider calls, backoff,
- * events). {@link PerGroupEstimates} (CA's per-group estimation) is the default; with the {@code provisioning-pass}
- * option, {@link TieredScaleUp}: {@link OnePassScaleUp}, the one provisioning pass over every group, checked against the
- * per-group estimates while they are affordable ({@code provisioning-pass-estimate-budget}); tests compare them.
+ * events). By default ({@code provisioning-pass}, on), {@link TieredScaleUp}: {@link OnePassScaleUp}, the one
+ * provisioning pass over every group, checked against CA's per-group estimation ({@link PerGroupEstimates}) while it is
+ * affordable ({@code provisioning-pass-estimate-budget}); with {@code provisioning-pass=false} the per-group
+ * estimation alone. Tests compare them.
  */
 interface ScaleUpPlanner {
 

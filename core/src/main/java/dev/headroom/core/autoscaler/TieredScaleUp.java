@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The planner of the {@code provisioning-pass} option (autoscaler spec §3, Headroom): the provisioning pass
+ * The default scale-up planner, the {@code provisioning-pass} option (on by default; autoscaler spec §3, Headroom): the provisioning pass
  * ({@link OnePassScaleUp}), checked against CA's per-group estimates ({@link PerGroupEstimates}) while those are
  * affordable, that is while (groups that may grow) × (pods to help) is at most
  * {@code provisioning-pass-estimate-budget}.

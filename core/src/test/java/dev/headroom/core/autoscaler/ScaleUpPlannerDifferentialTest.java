@@ -31,10 +31,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The {@code provisioning-pass} planner ({@link TieredScaleUp}) and the pass alone ({@link OnePassScaleUp}) against
- * CA's per-group estimation ({@link PerGroupEstimates}, the default planner) on seeded random clusters of up to 200
+ * CA's per-group estimation ({@link PerGroupEstimates}, {@code provisioning-pass=false}) on seeded random clusters of up to 200
  * node groups (sizes, zones, capacity types, tainted and labelled pools, groups at their maximum size; pods with
  * selectors, tolerations, zonal spread, hostname anti-affinity). What the loop scales up is compared by the expander
- * chain's own measures ({@link PlanComparator}): the planner {@code provisioning-pass} selects is worse in no case;
+ * chain's own measures ({@link PlanComparator}): the default planner (the tier) is worse in no case;
  * the pass alone (beyond the estimate budget) is still worse in some ({@link #PASS_ALONE_MAX_WORSE}). Every pod the
  * per-group path helps, one group per loop or with salvo rounds, the pass helps too; each group grows once, within its
  * room.
@@ -113,7 +113,7 @@ class ScaleUpPlannerDifferentialTest {
   }
 
   /**
-   * With {@code provisioning-pass}, within the default estimate budget (every case of {@link #cases} is: at most 200
+   * With the default options ({@code provisioning-pass} on, the default estimate budget), within the budget (every case of {@link #cases} is: at most 200
    * groups × 150 pods), by the expander chain's own measures ({@link PlanComparator#compare}) over what the loop
    * executed (the provider's calls: one group per loop, or every salvo round): worse than the per-group path in no
    * case. Either the loop did exactly what the default planner does (the same provider calls and the same reasons for
@@ -131,7 +131,9 @@ class ScaleUpPlannerDifferentialTest {
       String expander = (String) a.get()[0];
       boolean salvo = (Boolean) a.get()[1];
       long seed = (Long) a.get()[2];
-      AutoscalerOptions options = passOptions(expander, salvo, AutoscalerOptions.PROVISIONING_PASS_ESTIMATE_BUDGET.defaultValue());
+      // the default options: the tier decides
+      AutoscalerOptions options = options(expander, salvo);
+      assertThat(ScaleUpPlanner.of(options)).isInstanceOf(TieredScaleUp.class);
       Recording old = run(seed, false, options, new PerGroupEstimates());
       Recording tiered = run(seed, false, options, ScaleUpPlanner.of(options));
       assertThat(TieredScaleUp.estimatesAffordable(tiered.input)).as("%s salvo=%s seed %d within the budget", expander, salvo, seed).isTrue();
