@@ -69,12 +69,19 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private CompiledPod heldOrCompiled(Pod p) {
     CompiledPod held = snapshot.pod(SchedulingCompiler.uidOf(p));
+    return current(held, p) ? held : compiler.compile(p);
+  }
+
+  /**
+   * True when {@code form} is the attached form of this very pod object as it is now: compiled from {@code p}, not
+   * its moved (detached) form, and not from before the object was marked for deletion (terminating pods do not count
+   * for topology spread).
+   */
+  private static boolean current(CompiledPod form, Pod p) {
     String nodeName = p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty()
         ? null : p.getSpec().getNodeName();
-    // the form the snapshot holds for this object, unless that is its moved (detached) form or the object was
-    // marked for deletion since (terminating pods do not count for topology spread)
-    return held != null && held.pod() == p && java.util.Objects.equals(held.nodeName(), nodeName)
-        && held.isTerminating() == SchedulingCompiler.terminating(p.getMetadata()) ? held : compiler.compile(p);
+    return form != null && form.pod() == p && java.util.Objects.equals(form.nodeName(), nodeName)
+        && form.isTerminating() == SchedulingCompiler.terminating(p.getMetadata());
   }
 
   /**
@@ -83,11 +90,7 @@ public final class SnapshotSimulation implements SchedulingSimulation {
    */
   private CompiledPod detached(Pod p) {
     CompiledPod attached = cache.cachedPod(CompileCache.Kind.AS_IS, p);
-    if (attached != null && attached.pod() == p && p.getSpec().getNodeName().equals(attached.nodeName())
-        && attached.isTerminating() == SchedulingCompiler.terminating(p.getMetadata())) {
-      return compiler.detachedOf(attached);
-    }
-    return compiler.compileDetached(p);
+    return current(attached, p) ? compiler.detachedOf(attached) : compiler.compileDetached(p);
   }
 
   /** A bound pod being moved: compiled without its {@code nodeName} (no copy of the pod), so NodeName does not pin it. */

@@ -136,19 +136,19 @@ public final class YamlLoader {
 
     @Override
     protected Node composeMappingNode(java.util.Optional<org.snakeyaml.engine.v2.common.Anchor> anchor) {
-      depth++;
-      try {
-        return super.composeMappingNode(anchor);
-      } finally {
-        depth--;
-      }
+      return nested(() -> super.composeMappingNode(anchor));
     }
 
     @Override
     protected SequenceNode composeSequenceNode(java.util.Optional<org.snakeyaml.engine.v2.common.Anchor> anchor) {
+      return nested(() -> super.composeSequenceNode(anchor));
+    }
+
+    /** Composes one collection one level deeper ({@link #depth} counts the open collections). */
+    private <T extends Node> T nested(java.util.function.Supplier<T> compose) {
       depth++;
       try {
-        return super.composeSequenceNode(anchor);
+        return compose.get();
       } finally {
         depth--;
       }
