@@ -31,13 +31,15 @@ final class Calibration {
    * @param nodeHours node-hours (requested or created to deleted, or to the end)
    * @param cost node-hours times each group's price
    * @param nodes node count at every tick, seconds → nodes (provisioning nodes included)
+   * @param nodeStartOverhead a real run's median, over the nodes it created, of (created → Ready and without the
+   *     not-ready taint) minus the group's provisioning delay: what the bed adds to the delay (0 for the simulator)
    */
   record Figures(String strategy, int pods, double p50, double p95, double max, int overSlo, double nodeHours, double cost,
-      TreeMap<Long, Integer> nodes) {
+      TreeMap<Long, Integer> nodes, double nodeStartOverhead) {
 
     String line() {
-      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d",
-          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d  node start +%.1fs",
+          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0), nodeStartOverhead);
     }
   }
 
@@ -78,7 +80,7 @@ final class Calibration {
       JsonNode w = s.get("podWait");
       figures.put(name, new Figures(name, s.get("pods").asInt(), w.get("p50").asDouble(), w.get("p95").asDouble(),
           w.get("max").asDouble(), s.get("podsOverSlo").asInt(), s.get("nodeHours").asDouble(), s.get("cost").asDouble(),
-          nodes.getOrDefault(name, new TreeMap<>())));
+          nodes.getOrDefault(name, new TreeMap<>()), 0));
     }
     return new Simulated(figures, replicas, summary.get("sloSeconds").asDouble());
   }

@@ -67,9 +67,10 @@ final class CalibrationRun {
   /** Monotonic milliseconds since {@link #base} for every watch event. */
   private final long base = System.nanoTime();
   private final Map<String, long[]> pods = new ConcurrentHashMap<>();      // name → {created, bound or -1, gone or -1}
-  private final Map<String, long[]> nodes = new ConcurrentHashMap<>();     // name → {created, deleted or -1}
+  private final Map<String, long[]> nodes = new ConcurrentHashMap<>();     // name → {created, deleted or -1, schedulable or -1}
   private final Map<String, String> nodeGroupOf = new ConcurrentHashMap<>();
   private final Map<String, Double> prices = new HashMap<>();
+  private final Map<String, Long> delays = new HashMap<>();
 
   CalibrationRun(TestBed bed, Scenario scenario, Scenario.Strategy strategy, Map<String, TreeMap<Long, Integer>> replicas, double scale, String tag) {
     this.bed = bed;
@@ -121,7 +122,10 @@ final class CalibrationRun {
       @Override
       public void eventReceived(Action action, Node n) {
         long t = now();
-        long[] r = nodes.computeIfAbsent(n.getMetadata().getName(), x -> new long[] {t, -1});
+        long[] r = nodes.computeIfAbsent(n.getMetadata().getName(), x -> new long[] {t, -1, -1});
+        if (r[2] < 0 && schedulable(n)) {
+          r[2] = t;
+        }
         nodeGroupOf.putIfAbsent(n.getMetadata().getName(), n.getMetadata().getLabels().getOrDefault(NodeGroupLabels.NODE_GROUP, ""));
         if (r[1] < 0 && (action == Action.DELETED || n.getMetadata().getDeletionTimestamp() != null)) {
           r[1] = t;
@@ -232,9 +236,17 @@ final class CalibrationRun {
         }
       }
     }
+    List<Double> overheads = new ArrayList<>();
+    for (Map.Entry<String, long[]> e : nodes.entrySet()) {
+      long[] r = e.getValue();
+      if (r[0] >= t0 && r[2] >= 0) {
+        overheads.add((r[2] - r[0] - delays.getOrDefault(nodeGroupOf.get(e.getKey()), 0L)) * scale / 1000.0);
+      }
+    }
+    overheads.sort(null);
     int over = (int) waits.stream().filter(w -> w > slo).count();
     return new Calibration.Figures(strategy.name(), waits.size(), Calibration.percentile(waits, 0.50), Calibration.percentile(waits, 0.95),
-        waits.isEmpty() ? 0 : waits.get(waits.size() - 1), over, nodeHours, cost, count);
+        waits.isEmpty() ? 0 : waits.get(waits.size() - 1), over, nodeHours, cost, count, Calibration.percentile(overheads, 0.5));
   }
 
   /** The scenario's node groups for {@code --node-groups}: ids and a label of this run's own; Ready is kwok's. */
@@ -243,6 +255,7 @@ final class CalibrationRun {
     StringBuilder yaml = new StringBuilder();
     for (NodeGroup g : scenario.nodeGroups()) {
       prices.put(groupId(g), g.pricePerHour());
+      delays.put(groupId(g), scaled(g.provisioningDelay()).toMillis());
       Map<String, Object> template = ser.convertValue(templateFor(g, scaled(g.provisioningDelay())), Map.class);
       ((Map<?, ?>) template).remove("spec");
       ((Map<?, ?>) template).remove("kind");
@@ -348,11 +361,20 @@ final class CalibrationRun {
     for (AutoscalerOption<?> option : List.<AutoscalerOption<?>>of(AutoscalerOptions.SCAN_INTERVAL, AutoscalerOptions.MAX_NODE_PROVISION_TIME,
         AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, AutoscalerOptions.SCALE_DOWN_UNREADY_TIME, AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD,
         AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_DELETE, AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_FAILURE, AutoscalerOptions.EXPANDER,
-        AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, AutoscalerOptions.MAX_NODES_TOTAL)) {
+        AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, AutoscalerOptions.MAX_NODES_TOTAL,
+        AutoscalerOptions.UNREMOVABLE_NODE_RECHECK_TIMEOUT, AutoscalerOptions.MAX_NODE_STARTUP_TIME,
+        AutoscalerOptions.INITIAL_NODE_GROUP_BACKOFF_DURATION, AutoscalerOptions.MAX_NODE_GROUP_BACKOFF_DURATION,
+        AutoscalerOptions.NODE_GROUP_BACKOFF_RESET_TIMEOUT)) {
       Object v = option.get(o);
       args.add("--" + option.key() + "=" + (v instanceof Duration d ? go(scaled(d)) : v));
     }
     return args;
+  }
+
+  private static boolean schedulable(Node n) {
+    return n.getStatus() != null && n.getStatus().getConditions() != null
+        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))
+        && (n.getSpec().getTaints() == null || n.getSpec().getTaints().stream().noneMatch(x -> x.getKey().equals(KwokProvider.NOT_READY_TAINT)));
   }
 
   private static boolean ready(Pod p) {
