@@ -33,13 +33,15 @@ final class Calibration {
    * @param nodes node count at every tick, seconds → nodes (provisioning nodes included)
    * @param nodeStartOverhead a real run's median, over the nodes it created, of (created → Ready and without the
    *     not-ready taint) minus the group's provisioning delay: what the bed adds to the delay (0 for the simulator)
+   * @param shortWaitP95 a real run's p95 of the waits shorter than the scenario's shortest provisioning delay (pods
+   *     that did not wait for a node to boot): the bed's own scheduling latency at this load (0 for the simulator)
    */
   record Figures(String strategy, int pods, double p50, double p95, double max, int overSlo, double nodeHours, double cost,
-      TreeMap<Long, Integer> nodes, double nodeStartOverhead) {
+      TreeMap<Long, Integer> nodes, double nodeStartOverhead, double shortWaitP95) {
 
     String line() {
-      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d  node start +%.1fs",
-          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0), nodeStartOverhead);
+      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d  node start +%.1fs  short-wait p95 %.1fs",
+          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0), nodeStartOverhead, shortWaitP95);
     }
   }
 
@@ -80,7 +82,7 @@ final class Calibration {
       JsonNode w = s.get("podWait");
       figures.put(name, new Figures(name, s.get("pods").asInt(), w.get("p50").asDouble(), w.get("p95").asDouble(),
           w.get("max").asDouble(), s.get("podsOverSlo").asInt(), s.get("nodeHours").asDouble(), s.get("cost").asDouble(),
-          nodes.getOrDefault(name, new TreeMap<>()), 0));
+          nodes.getOrDefault(name, new TreeMap<>()), 0, 0));
     }
     return new Simulated(figures, replicas, summary.get("sloSeconds").asDouble());
   }

@@ -67,7 +67,7 @@ final class CalibrationRun {
   /** Monotonic milliseconds since {@link #base} for every watch event. */
   private final long base = System.nanoTime();
   private final Map<String, long[]> pods = new ConcurrentHashMap<>();      // name → {created, bound or -1, gone or -1}
-  private final Map<String, long[]> nodes = new ConcurrentHashMap<>();     // name → {created, deleted or -1, schedulable or -1}
+  private final Map<String, long[]> nodes = new ConcurrentHashMap<>();     // name → {created, deleted, schedulable, Ready; -1: not seen}
   private final Map<String, String> nodeGroupOf = new ConcurrentHashMap<>();
   private final Map<String, Double> prices = new HashMap<>();
   private final Map<String, Long> delays = new HashMap<>();
@@ -122,7 +122,10 @@ final class CalibrationRun {
       @Override
       public void eventReceived(Action action, Node n) {
         long t = now();
-        long[] r = nodes.computeIfAbsent(n.getMetadata().getName(), x -> new long[] {t, -1, -1});
+        long[] r = nodes.computeIfAbsent(n.getMetadata().getName(), x -> new long[] {t, -1, -1, -1});
+        if (r[3] < 0 && nodeReady(n)) {
+          r[3] = t;
+        }
         if (r[2] < 0 && schedulable(n)) {
           r[2] = t;
         }
@@ -187,6 +190,7 @@ final class CalibrationRun {
             h.checkAlive();
             return now() >= end;
           });
+      writeTimeline(t0, before);
       return figures(before, t0, end);
     } finally {
       timeline.shutdownNow();
@@ -244,9 +248,30 @@ final class CalibrationRun {
       }
     }
     overheads.sort(null);
+    double shortest = scenario.nodeGroups().stream().mapToLong(g -> g.provisioningDelay().toMillis()).min().orElse(0) / 1000.0;
+    List<Double> shortWaits = waits.stream().filter(w -> w < shortest).toList();
     int over = (int) waits.stream().filter(w -> w > slo).count();
     return new Calibration.Figures(strategy.name(), waits.size(), Calibration.percentile(waits, 0.50), Calibration.percentile(waits, 0.95),
-        waits.isEmpty() ? 0 : waits.get(waits.size() - 1), over, nodeHours, cost, count, Calibration.percentile(overheads, 0.5));
+        waits.isEmpty() ? 0 : waits.get(waits.size() - 1), over, nodeHours, cost, count, Calibration.percentile(overheads, 0.5),
+        Calibration.percentile(shortWaits, 0.95));
+  }
+
+  /** Every pod and node of the run, in scenario seconds since the start: {@code target/e2e/calibration-TAG-*.csv}. */
+  private void writeTimeline(long t0, Set<String> before) throws IOException {
+    StringBuilder p = new StringBuilder("pod,initial,created_s,bound_s,gone_s\n");
+    pods.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> p.append(e.getKey()).append(',')
+        .append(before.contains(e.getKey())).append(',').append(since(t0, e.getValue()[0])).append(',')
+        .append(since(t0, e.getValue()[1])).append(',').append(since(t0, e.getValue()[2])).append('\n'));
+    Files.writeString(bed.out().resolve("calibration-" + tag + "-" + strategy.name() + "-pods.csv"), p);
+    StringBuilder n = new StringBuilder("node,group,created_s,ready_s,schedulable_s,deleted_s\n");
+    nodes.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> n.append(e.getKey()).append(',')
+        .append(nodeGroupOf.get(e.getKey())).append(',').append(since(t0, e.getValue()[0])).append(',')
+        .append(since(t0, e.getValue()[3])).append(',').append(since(t0, e.getValue()[2])).append(',').append(since(t0, e.getValue()[1])).append('\n'));
+    Files.writeString(bed.out().resolve("calibration-" + tag + "-" + strategy.name() + "-nodes.csv"), n);
+  }
+
+  private String since(long t0, long t) {
+    return t < 0 ? "" : String.format(java.util.Locale.ROOT, "%.1f", (t - t0) * scale / 1000.0);
   }
 
   /** The scenario's node groups for {@code --node-groups}: ids and a label of this run's own; Ready is kwok's. */
@@ -319,7 +344,7 @@ final class CalibrationRun {
 
   private PodTemplateSpec podTemplate(String app, PodSpec pod, Duration startup, Duration runTime, String restartPolicy) {
     PodSpecBuilder spec = new PodSpecBuilder(admin.getKubernetesSerialization().clone(pod))
-        .addToNodeSelector(RUN_LABEL, tag).withTerminationGracePeriodSeconds(0L).withRestartPolicy(restartPolicy);
+        .addToNodeSelector(RUN_LABEL, tag).withSchedulerName(CalibrationScheduler.NAME).withTerminationGracePeriodSeconds(0L).withRestartPolicy(restartPolicy);
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put(CalibrationKwok.POD_STARTUP, go(scaled(startup)));
     if (runTime != null) {
@@ -371,10 +396,15 @@ final class CalibrationRun {
     return args;
   }
 
-  private static boolean schedulable(Node n) {
+  /** Ready, and without the not-ready NoSchedule taint (every pod tolerates the NoExecute one for 300 s: DefaultTolerationSeconds). */
+  private static boolean nodeReady(Node n) {
     return n.getStatus() != null && n.getStatus().getConditions() != null
-        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))
-        && (n.getSpec().getTaints() == null || n.getSpec().getTaints().stream().noneMatch(x -> x.getKey().equals(KwokProvider.NOT_READY_TAINT)));
+        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+  }
+
+  private static boolean schedulable(Node n) {
+    return nodeReady(n) && (n.getSpec().getTaints() == null || n.getSpec().getTaints().stream()
+            .noneMatch(x -> x.getKey().equals(KwokProvider.NOT_READY_TAINT) && "NoSchedule".equals(x.getEffect())));
   }
 
   private static boolean ready(Pod p) {
