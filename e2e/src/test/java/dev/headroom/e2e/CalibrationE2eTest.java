@@ -118,15 +118,15 @@ class CalibrationE2eTest {
 
   /**
    * max(3 s, 15 % of the real p95), plus the bed's own latency at the load it ran under, both in scenario time (so
-   * multiplied by the time scale): its p95 wait of the pods that did not wait for a node to boot, and its median
-   * node start-up beyond the configured delay.
+   * multiplied by the time scale): the p95 wait of its initial replicas (a burst of pods onto nodes with room,
+   * which the simulator binds at once), and its median node start-up beyond the configured delay.
    */
   static double p95Tolerance(Calibration.Figures sim, Calibration.Figures real) {
     return Math.max(P95_SECONDS, P95_SHARE * real.p95()) + bedLatency(real);
   }
 
   static double bedLatency(Calibration.Figures real) {
-    return real.shortWaitP95() + Math.max(0, real.nodeStartOverhead());
+    return real.schedulingP95() + Math.max(0, real.nodeStartOverhead());
   }
 
   /** -1, 0 or 1; differences within {@code tie} are equal. */

@@ -10,13 +10,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * A kwok controller of the calibration's own, beside the bed's: it manages only the nodes annotated
  * {@code kwok.x-k8s.io/node=calibration} (the bed's kwok takes {@code =fake}), with stages whose delays come from
- * annotations the harness sets: a node turns Ready {@link #NODE_DELAY} after it is created (the scenario's
- * {@code provisioningDelay}, scaled), a pod Ready {@link #POD_STARTUP} after it is bound ({@code startupTime}), a Job's
+ * annotations the harness sets: a node turns Ready at the instant in {@link #READY_AT}, which the harness writes
+ * when it sees the node created ({@link #NODE_DELAY} later: the scenario's {@code provisioningDelay}, scaled; an
+ * instant, not a delay, since kwok starts a delay again from every update of the node, and the node-lifecycle
+ * controller updates a new node within seconds), a pod Ready {@link #POD_STARTUP} after it is bound ({@code startupTime}), a Job's
  * pod completes {@link #RUN_TIME} after it is Ready ({@code runTime}).
  */
 final class CalibrationKwok implements AutoCloseable {
   static final String KWOK_VALUE = "calibration";
   static final String NODE_DELAY = "calibration.headroom.dev/node-delay";
+  static final String READY_AT = "calibration.headroom.dev/ready-at";
   static final String POD_STARTUP = "calibration.headroom.dev/pod-startup";
   static final String RUN_TIME = "calibration.headroom.dev/run-time";
 
@@ -71,7 +74,7 @@ final class CalibrationKwok implements AutoCloseable {
             operator: 'NotIn'
             values: ['True']
         delay:
-          durationMilliseconds: 0
+          durationMilliseconds: 86400000
           durationFrom:
             expressionFrom: '.metadata.annotations["%1$s"]'
         next:
@@ -216,5 +219,5 @@ final class CalibrationKwok implements AutoCloseable {
             operator: 'Exists'
         next:
           delete: true
-      """.formatted(NODE_DELAY, POD_STARTUP, RUN_TIME);
+      """.formatted(READY_AT, POD_STARTUP, RUN_TIME);
 }
