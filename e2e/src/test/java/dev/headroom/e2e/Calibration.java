@@ -36,13 +36,15 @@ final class Calibration {
    * @param schedulingP95 a real run's p95 wait of its initial replicas, created at once onto nodes with room for
    *     them before the start (not counted in the waits): the bed's own scheduling latency at its load, in scenario
    *     time (0 for the simulator, which binds them at once)
+   * @param loopP95 a real run's p95 duration of an autoscaler iteration ({@code headroom_function_duration_seconds},
+   *     function {@code main}, the upper bound of its bucket), in scenario time (0 for the simulator, whose loops take no time)
    */
   record Figures(String strategy, int pods, double p50, double p95, double max, int overSlo, double nodeHours, double cost,
-      TreeMap<Long, Integer> nodes, double nodeStartOverhead, double schedulingP95) {
+      TreeMap<Long, Integer> nodes, double nodeStartOverhead, double schedulingP95, double loopP95) {
 
     String line() {
-      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d  node start +%.1fs  bed scheduling p95 %.1fs",
-          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0), nodeStartOverhead, schedulingP95);
+      return String.format(java.util.Locale.ROOT, "%-8s pods %3d  p50 %6.1fs  p95 %6.1fs  max %6.1fs  over SLO %3d  node-hours %6.3f  cost %6.4f  peak nodes %d  node start +%.1fs  bed scheduling p95 %.1fs  loop p95 %.1fs",
+          strategy, pods, p50, p95, max, overSlo, nodeHours, cost, nodes.values().stream().mapToInt(Integer::intValue).max().orElse(0), nodeStartOverhead, schedulingP95, loopP95);
     }
   }
 
@@ -83,9 +85,35 @@ final class Calibration {
       JsonNode w = s.get("podWait");
       figures.put(name, new Figures(name, s.get("pods").asInt(), w.get("p50").asDouble(), w.get("p95").asDouble(),
           w.get("max").asDouble(), s.get("podsOverSlo").asInt(), s.get("nodeHours").asDouble(), s.get("cost").asDouble(),
-          nodes.getOrDefault(name, new TreeMap<>()), 0, 0));
+          nodes.getOrDefault(name, new TreeMap<>()), 0, 0, 0));
     }
     return new Simulated(figures, replicas, summary.get("sloSeconds").asDouble());
+  }
+
+  /**
+   * The q-quantile of a Prometheus histogram in {@code metrics} (the upper bound of the first bucket holding it), in
+   * seconds; 0 when the series is absent.
+   */
+  static double histogramQuantile(String metrics, String name, String label, double q) {
+    TreeMap<Double, Double> buckets = new TreeMap<>();
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith(name + "_bucket{") && line.contains(label)) {
+        int le = line.indexOf("le=\"");
+        String bound = line.substring(le + 4, line.indexOf('"', le + 4));
+        double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        buckets.put(bound.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(bound), v);
+      }
+    }
+    if (buckets.isEmpty() || buckets.lastEntry().getValue() == 0) {
+      return 0;
+    }
+    double total = buckets.lastEntry().getValue();
+    for (Map.Entry<Double, Double> b : buckets.entrySet()) {
+      if (b.getValue() >= q * total) {
+        return b.getKey().isInfinite() ? buckets.lowerKey(b.getKey()) : b.getKey();
+      }
+    }
+    return 0;
   }
 
   /** Nearest-rank percentile (as the simulator's), of seconds. */

@@ -104,7 +104,7 @@ final class CalibrationRun {
   }
 
   /** Runs the strategy and returns its figures (scenario seconds). */
-  Calibration.Figures run() throws IOException {
+  Calibration.Figures run() throws IOException, InterruptedException {
     bed.createNamespace(ns);
     Watch podWatch = admin.pods().inNamespace(ns).watch(new Watcher<>() {
       @Override
@@ -203,7 +203,14 @@ final class CalibrationRun {
             return now() >= end;
           });
       writeTimeline(t0, before);
-      return figures(before, t0, end);
+      String metrics = "";
+      try {
+        metrics = h.metrics();
+      } catch (IOException | InterruptedException e) {
+        // no loop figure then
+      }
+      double loop = Calibration.histogramQuantile(metrics, "headroom_function_duration_seconds", "function=\"main\"", 0.95) * scale;
+      return figures(before, t0, end, loop);
     } finally {
       timeline.shutdownNow();
       annotator.shutdownNow();
@@ -217,7 +224,7 @@ final class CalibrationRun {
     }
   }
 
-  private Calibration.Figures figures(Set<String> before, long t0, long end) {
+  private Calibration.Figures figures(Set<String> before, long t0, long end, double loopP95) {
     List<Double> waits = new ArrayList<>();
     for (Map.Entry<String, long[]> e : pods.entrySet()) {
       long[] r = e.getValue();
@@ -272,7 +279,7 @@ final class CalibrationRun {
     int over = (int) waits.stream().filter(w -> w > slo).count();
     return new Calibration.Figures(strategy.name(), waits.size(), Calibration.percentile(waits, 0.50), Calibration.percentile(waits, 0.95),
         waits.isEmpty() ? 0 : waits.get(waits.size() - 1), over, nodeHours, cost, count, Calibration.percentile(overheads, 0.5),
-        Calibration.percentile(initialWaits, 0.95));
+        Calibration.percentile(initialWaits, 0.95), loopP95);
   }
 
   /** Every pod and node of the run, in scenario seconds since the start: {@code target/e2e/calibration-TAG-*.csv}. */
