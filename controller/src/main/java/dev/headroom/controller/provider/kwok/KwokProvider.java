@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * {@code provisioningDelay} (measured on an injectable clock), scale-down deletes them. Once Ready a node gets the
  * {@code kwok.x-k8s.io/node: fake} annotation so a KWOK controller takes over its heartbeats and pods. No cloud is
  * involved, so Headroom runs against any test cluster.
+ *
+ * <p>A group whose template already carries that annotation leaves start-up to kwok: its nodes are created
+ * {@code Ready=False} (reason {@link #PROVISIONING_REASON}) with the annotation and the not-ready taint, and kwok's
+ * node-initialize stage (with whatever delay it is configured with) turns them Ready; the group's
+ * {@code provisioningDelay} is not used. That is how a node created by Karpenter's KWOK provider starts, so the two
+ * can run on one bed with one start-up delay.
  */
 public final class KwokProvider implements NodeGroupProvider {
   private static final Logger LOG = LoggerFactory.getLogger(KwokProvider.class);
@@ -121,7 +127,7 @@ public final class KwokProvider implements NodeGroupProvider {
     for (Node n : nodes) {
       String group = groupLabel(n);
       NodeGroup g = group == null ? null : groups.get(group);
-      if (g == null || !managed(n) || !provisioning(n)) {
+      if (g == null || kwokStarts(g) || !managed(n) || !provisioning(n)) {
         continue;
       }
       Optional<Instant> requested = Nodes.time(annotation(n, REQUESTED_AT_ANNOTATION));
@@ -238,7 +244,14 @@ public final class KwokProvider implements NodeGroupProvider {
     return g;
   }
 
-  private Node create(NodeGroup g, boolean ready) {
+  /** Whether kwok, not this provider, turns the group's nodes Ready (its template carries kwok's annotation). */
+  static boolean kwokStarts(NodeGroup g) {
+    Map<String, String> a = g.template().getMetadata() == null ? null : g.template().getMetadata().getAnnotations();
+    return a != null && KWOK_ANNOTATION_VALUE.equals(a.get(KWOK_ANNOTATION));
+  }
+
+  private Node create(NodeGroup g, boolean readyAtOnce) {
+    boolean ready = readyAtOnce && !kwokStarts(g);
     Instant now = clock.instant();
     String name = g.id() + "-" + suffix();
     Node template = g.template();
@@ -263,6 +276,7 @@ public final class KwokProvider implements NodeGroupProvider {
     if (ready) {
       annotations.put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
     } else {
+      // provisioning: without kwok's annotation until promoted, or with it (from the template) when kwok starts it
       taints.add(new TaintBuilder().withKey(NOT_READY_TAINT).withEffect("NoSchedule").build());
     }
     Node node = new NodeBuilder()
@@ -282,7 +296,7 @@ public final class KwokProvider implements NodeGroupProvider {
       created.setStatus(node.getStatus());
       created = client.nodes().resource(created).updateStatus();
     }
-    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : "provisioning");
+    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : kwokStarts(g) ? "kwok starts it" : "provisioning");
     return created;
   }
 
