@@ -153,6 +153,11 @@ public final class HeadroomProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The process id (its JVM; {@code /proc/PID} holds its CPU time and peak RSS). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** SIGTERM (Headroom finishes its reconcile and releases its Lease), then waits; SIGKILL after 30 s. */
   @Override
   public void close() {
