@@ -65,8 +65,8 @@ final class KwokCatalogue {
       JsonNode r = t.path("resources");
       String name = t.path("name").asString();
       out.put(name, new InstanceType(name, t.path("architecture").asString(), t.path("operatingSystems").path(0).asString(),
-          new Quantity(r.path("cpu").asString()).getNumericalAmount().movePointRight(3).longValueExact(),
-          new Quantity(r.path("memory").asString()).getNumericalAmount().movePointLeft(20).longValueExact(),
+          new Quantity(r.path("cpu").asString()).getNumericalAmount().movePointRight(3).longValue(),
+          Quantity.getAmountInBytes(new Quantity(r.path("memory").asString())).longValue() / (1024 * 1024),
           r.has("pods") ? Long.parseLong(r.path("pods").asString()) : 110, r.path("ephemeral-storage").asString("20Gi"), price));
     }
     return new KwokCatalogue(out);
