@@ -128,4 +128,44 @@ final class KwokCatalogue {
     }
     return sb.toString();
   }
+
+  /**
+   * The Cluster Autoscaler's KWOK provider templates for {@code names} (a {@code v1 List} of Nodes, the
+   * {@code templates} key of its ConfigMap, as {@code e2e/peers ca up} takes them from HEADROOM_CA_TEMPLATES): one node
+   * group per instance type (label {@code headroom.dev/ca-node-group}), 0 to {@code maxSize} nodes, the same labels,
+   * capacity and allocatable as {@link #nodeGroups}. Its provider adds kwok's annotation to the nodes it creates and
+   * copies the template's status: {@code Ready=False} as a kubelet registers a node, so the node-lifecycle
+   * controller keeps the not-ready taint until kwok's node-initialize stage (the start-up delay) turns it Ready.
+   * Without a Ready condition that controller drops the taint at once and pods bind before the delay.
+   */
+  String caTemplates(List<String> names, int maxSize) {
+    StringBuilder sb = new StringBuilder("apiVersion: v1\nkind: List\nitems:\n");
+    for (String name : names) {
+      InstanceType t = get(name);
+      sb.append("""
+          - apiVersion: v1
+            kind: Node
+            metadata:
+              name: %s
+              labels:
+                headroom.dev/ca-node-group: %s
+                node.kubernetes.io/instance-type: %s
+                kubernetes.io/arch: %s
+                kubernetes.io/os: %s
+                topology.kubernetes.io/zone: %s
+                karpenter.sh/capacity-type: %s
+              annotations:
+                cluster-autoscaler.kwok.nodegroup/min-count: "0"
+                cluster-autoscaler.kwok.nodegroup/max-count: "%d"
+            status:
+              capacity:    {cpu: "%dm", memory: %dMi, pods: "%d", ephemeral-storage: %s}
+              allocatable: {cpu: "%dm", memory: %dMi, pods: "%d", ephemeral-storage: %s}
+              conditions:
+              - {type: Ready, status: "False", reason: KubeletNotReady, message: "node is starting"}
+          """.formatted(t.name(), t.name(), t.name(), t.arch(), t.os(), ZONE, CAPACITY_TYPE, maxSize,
+          t.cpuMillis(), t.memoryMi(), t.pods(), t.ephemeralStorage(),
+          t.allocatableCpuMillis(), t.allocatableMemoryMi(), t.pods(), t.ephemeralStorage()));
+    }
+    return sb.toString();
+  }
 }

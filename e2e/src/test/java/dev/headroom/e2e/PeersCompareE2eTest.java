@@ -65,7 +65,8 @@ class PeersCompareE2eTest {
 
   record Shape(String name, String cpu, String memory, int burst, int spike, int down) {}
 
-  record Script(String label, List<Shape> shapes, Duration scaleDownWindow, long startupMs, List<Boolean> bufferSettings) {
+  record Script(String label, List<Shape> shapes, Duration idle, Duration scaleDownWindow, long startupMs, List<Boolean> bufferSettings,
+      boolean withCa) {
     int burst() {
       return shapes.stream().mapToInt(Shape::burst).sum();
     }
@@ -82,11 +83,11 @@ class PeersCompareE2eTest {
   static final Script FULL = new Script("full", List.of(
       new Shape("small", "250m", "512Mi", 100, 130, 10),
       new Shape("medium", "1", "2Gi", 60, 78, 6),
-      new Shape("large", "2", "6Gi", 40, 52, 4)), Duration.ofSeconds(60), 5000, List.of(false, true));
+      new Shape("large", "2", "6Gi", 40, 52, 4)), Duration.ofSeconds(15), Duration.ofSeconds(60), 5000, List.of(false, true), true);
   static final Script CI = new Script("ci", List.of(
       new Shape("small", "250m", "512Mi", 40, 52, 10),
       new Shape("medium", "1", "2Gi", 24, 31, 6),
-      new Shape("large", "2", "6Gi", 16, 21, 4)), Duration.ofSeconds(40), 3000, List.of(true));
+      new Shape("large", "2", "6Gi", 16, 21, 4)), Duration.ofSeconds(10), Duration.ofSeconds(40), 3000, List.of(true), false);
 
   /** One run's figures. */
   record Result(String autoscaler, boolean buffered, int pods, int bound, int rescheduled, double p50, double p95, double max, double spikeP95,
@@ -98,6 +99,7 @@ class PeersCompareE2eTest {
   private static KwokCatalogue catalogue;
   private static Script script;
   private static boolean karpenter;
+  private static boolean ca;
   private static Long restoreStartupMs;
   private static final List<Result> results = new ArrayList<>();
 
@@ -115,6 +117,10 @@ class PeersCompareE2eTest {
     karpenter = PeersKarpenterE2eTest.karpenterDir().isPresent();
     if (!karpenter) {
       System.out.println("PeersCompareE2eTest: Karpenter part skipped: Karpenter's KWOK controller is not built (e2e/peers build)");
+    }
+    ca = caPath().isPresent();
+    if (!ca) {
+      System.out.println("PeersCompareE2eTest: Cluster Autoscaler part skipped: no binary (HEADROOM_CA_BIN; docs/peers.md)");
     }
     long current = startupMs();
     if (current != script.startupMs()) {
@@ -135,27 +141,35 @@ class PeersCompareE2eTest {
   void oneWorkloadUnderEachAutoscaler() throws Exception {
     String only = System.getProperty("headroom.compare.only", "");
     for (boolean buffered : script.bufferSettings()) {
-      if (!only.equals("karpenter")) {
+      if (only.isEmpty() || only.equals("headroom")) {
         results.add(run("headroom", buffered));
       }
-      if (karpenter && !only.equals("headroom")) {
+      if (karpenter && (only.isEmpty() || only.equals("karpenter"))) {
         results.add(run("karpenter", buffered));
+      }
+      if (ca && (script.withCa() || only.equals("ca")) && (only.isEmpty() || only.equals("ca"))) {
+        results.add(run("ca", buffered));
       }
     }
     String table = table();
     System.out.println(table);
-    Files.writeString(bed.out().resolve("compare-table.md"), table);
+    Files.writeString(bed.out().resolve("compare-table.md"), table + System.lineSeparator() + (only.isEmpty() ? goals() : ""));
     Measurements.record("PeersCompareE2eTest " + script.label() + " table", System.lineSeparator() + table);
 
     for (Result r : results) {
       assertThat(r.bound()).as(r.autoscaler() + " bound every pod created before the scale-down").isEqualTo(r.pods());
     }
-    if (karpenter && only.isEmpty()) {
+    if (only.isEmpty()) {
       for (boolean buffered : script.bufferSettings()) {
         Result h = find("headroom", buffered);
-        Result k = find("karpenter", buffered);
-        assertThat(h.requests()).as("Headroom makes fewer API requests than Karpenter (buffer " + buffered + ")").isLessThan(k.requests());
+        for (Result peer : results) {
+          if (!peer.autoscaler().equals("headroom") && peer.buffered() == buffered) {
+            assertThat(h.requests()).as("Headroom makes fewer API requests than " + peer.autoscaler() + " (buffer " + buffered + ")")
+                .isLessThan(peer.requests());
+          }
+        }
       }
+      System.out.println(goals());
     }
   }
 
@@ -177,8 +191,16 @@ class PeersCompareE2eTest {
     }
     NodeWatch watch = new NodeWatch(admin);
     Instant started = Instant.now();
-    Autoscaler a = autoscaler.equals("headroom") ? startHeadroom(ns, suffix) : startKarpenter();
+    Autoscaler a = switch (autoscaler) {
+      case "headroom" -> startHeadroom(ns, suffix);
+      case "karpenter" -> startKarpenter();
+      default -> startCa();
+    };
     try {
+      // the same idle time for every autoscaler before the burst: started, caches listed, loops running
+      Instant idleEnd = Instant.now().plus(script.idle());
+      await("idle " + script.idle().toSeconds() + " s before the burst").atMost(script.idle().plusSeconds(30))
+          .pollInterval(Duration.ofMillis(200)).until(() -> !Instant.now().isBefore(idleEnd));
       Instant t0 = Instant.now();
       // burst from 0
       scale(ns, Shape::burst);
@@ -253,7 +275,8 @@ class PeersCompareE2eTest {
     if (!extra.isBlank()) {
       args.addAll(List.of(extra.trim().split("\\s+")));
     }
-    HeadroomProcess h = HeadroomProcess.start(bed, "headroom-compare-" + suffix, args);
+    String user = "headroom-compare-" + suffix;
+    HeadroomProcess h = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), HeadroomProcess.PRODUCT_JVM, args);
     return new Autoscaler() {
       private boolean closed;
 
@@ -300,6 +323,50 @@ class PeersCompareE2eTest {
         }
       }
     };
+  }
+
+  /**
+   * The Cluster Autoscaler with its own buffer controller and pod injection, node groups from the same catalogue, and
+   * the flags Headroom gets where CA has them (its KWOK provider has no prices, so least-waste instead of price).
+   */
+  private static Autoscaler startCa() throws IOException {
+    Path templates = bed.out().resolve("compare-ca-templates.yaml");
+    Files.writeString(templates, catalogue.caTemplates(INSTANCE_TYPES, 100));
+    Map<String, String> env = new HashMap<>(bed.scriptEnv());
+    env.put("HEADROOM_CA_TEMPLATES", templates.toString());
+    String d = SCALE_DOWN_DELAY.toSeconds() + "s";
+    Scripts.run(bed.root(), env, Duration.ofMinutes(5), bed.root().resolve("e2e/peers").toString(), "ca", "up",
+        "--scale-down-unneeded-time=" + d, "--scale-down-delay-after-add=" + d, "--node-delete-delay-after-taint=1s",
+        "--max-node-provision-time=5m", "--expander=least-waste", "--bypassed-scheduler-names=default-scheduler",
+        "--max-nodes-total=0", "--v=1");
+    long pid = Long.parseLong(readState("cluster-autoscaler.pid"));
+    return new Autoscaler() {
+      private boolean closed;
+
+      public String user() {
+        return "cluster-autoscaler";
+      }
+
+      public double[] usage() {
+        return proc(pid);
+      }
+
+      public void close() {
+        if (!closed) {
+          closed = true;
+          Scripts.run(bed.root(), bed.scriptEnv(), Duration.ofMinutes(5), bed.root().resolve("e2e/peers").toString(), "ca", "down");
+        }
+      }
+    };
+  }
+
+  private static Optional<String> caPath() {
+    try {
+      String p = Scripts.run(bed.root(), bed.scriptEnv(), Duration.ofMinutes(1), bed.root().resolve("e2e/peers").toString(), "ca", "path").strip();
+      return p.isEmpty() ? Optional.empty() : Optional.of(p);
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -490,7 +557,7 @@ class PeersCompareE2eTest {
         }
       } else if (ref.path("subresource").isMissingNode() || ref.path("subresource").asString("").isEmpty()) {
         String name = n.path("responseObject").path("metadata").path("name").asString("");
-        if (!name.isEmpty()) {
+        if (script.shapes().stream().anyMatch(sh -> name.startsWith(sh.name() + "-"))) { // the Deployments' pods only
           created.put(name, at);
         }
       }
@@ -611,12 +678,40 @@ class PeersCompareE2eTest {
     }
   }
 
+  /** Issue #23's goals, each measured in the table: Headroom against the best peer of the same buffer setting. */
+  static String goals() {
+    StringBuilder sb = new StringBuilder("Goals (Headroom against the best peer, same buffer setting):\n");
+    for (boolean buffered : script.bufferSettings()) {
+      Result h = find("headroom", buffered);
+      List<Result> peers = results.stream().filter(r -> !r.autoscaler().equals("headroom") && r.buffered() == buffered).toList();
+      if (peers.isEmpty()) {
+        continue;
+      }
+      double bestP95 = peers.stream().mapToDouble(Result::p95).min().orElseThrow();
+      double bestRatio = peers.stream().mapToDouble(Result::ratioSpike).min().orElseThrow();
+      long fewest = peers.stream().mapToLong(Result::requests).min().orElseThrow();
+      String b = buffered ? "10 % buffer" : "no buffer";
+      sb.append(String.format(Locale.ROOT, "- %s: bind p95 %.2f s vs %.2f s: %s%n", b, h.p95(), bestP95, verdict(h.p95(), bestP95, buffered)));
+      sb.append(String.format(Locale.ROOT, "- %s: provisioned/requested vCPU (spike) %.3f vs %.3f: %s%n", b, h.ratioSpike(), bestRatio,
+          verdict(h.ratioSpike(), bestRatio, buffered)));
+      sb.append(String.format(Locale.ROOT, "- %s: API requests %d vs %d: %s%n", b, h.requests(), fewest, h.requests() < fewest ? "met" : "not met"));
+    }
+    return sb.toString();
+  }
+
+  /** At least as good (lower or equal) without a buffer; strictly better with one. */
+  private static String verdict(double headroom, double best, boolean strictly) {
+    boolean met = strictly ? headroom < best : headroom <= best;
+    return met ? "met" : "not met";
+  }
+
   static String table() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "Script %s: %d -> %d -> %d pods (%s), node start-up %d ms (kwok), scale-down delays %d s, window %d s%n%n",
+    sb.append(String.format(Locale.ROOT, "Script %s: %d -> %d -> %d pods (%s), idle %d s before the burst, node start-up %d ms (kwok), "
+        + "scale-down delays %d s, window %d s%n%n",
         script.label(), script.burst(), script.spike(), script.down(),
         String.join(", ", script.shapes().stream().map(s -> s.name() + " " + s.cpu() + "/" + s.memory()).toList()),
-        script.startupMs(), SCALE_DOWN_DELAY.toSeconds(), script.scaleDownWindow().toSeconds()));
+        script.idle().toSeconds(), script.startupMs(), SCALE_DOWN_DELAY.toSeconds(), script.scaleDownWindow().toSeconds()));
     sb.append("| autoscaler | buffer | pods bound (rescheduled) | bind p50 s | bind p95 s | bind max s | spike p95 s | nodes created | removed | at end "
         + "| prov/req vCPU burst | spike | node-hours | cost $ | API requests (writes) | CPU s | peak RSS MiB | run s |\n");
     sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
