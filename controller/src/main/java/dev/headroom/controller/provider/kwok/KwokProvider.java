@@ -24,6 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -107,7 +111,7 @@ public final class KwokProvider implements NodeGroupProvider {
         if (existing < g.targetSize()) {
           LOG.info("node group {}: bootstrapping {} Ready nodes (targetSize {})", g.id(), g.targetSize() - existing, g.targetSize());
           for (int i = existing; i < g.targetSize(); i++) {
-            create(g, true);
+            create(g, true, g.id() + "-" + suffix());
             targets.merge(g.id(), 1, Integer::sum);
           }
         }
@@ -169,15 +173,40 @@ public final class KwokProvider implements NodeGroupProvider {
     if (target + delta > g.maxSize()) {
       throw new ProviderException(String.format("size increase too large - desired:%d max:%d", target + delta, g.maxSize()));
     }
+    boolean ready = g.provisioningDelay().isZero();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < delta; i++) {
+      names.add(g.id() + "-" + suffix());
+    }
+    // The creates are independent requests: sent concurrently, a scale-up of many nodes takes about one round trip
+    // rather than one per node (the loop waits for them). Every node created counts towards the target.
+    List<CompletableFuture<Node>> creates = new ArrayList<>();
+    for (String name : names) {
+      creates.add(names.size() == 1 ? CompletableFuture.completedFuture(null).thenApply(x -> create(g, ready, name))
+          : CompletableFuture.supplyAsync(() -> create(g, ready, name), CREATES));
+    }
+    String failure = null;
+    for (CompletableFuture<Node> c : creates) {
       try {
-        create(g, g.provisioningDelay().isZero());
-      } catch (KubernetesClientException e) {
-        throw new ProviderException("creating node for group " + groupId + " failed: " + e.getMessage());
+        c.join();
+        targets.merge(groupId, 1, Integer::sum);
+      } catch (CompletionException e) {
+        if (failure == null) {
+          failure = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+        }
       }
-      targets.merge(groupId, 1, Integer::sum);
+    }
+    if (failure != null) {
+      throw new ProviderException("creating node for group " + groupId + " failed: " + failure);
     }
   }
+
+  /** Threads that send a scale-up's node creates concurrently (daemon threads, shared by every provider instance). */
+  private static final ExecutorService CREATES = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "headroom-kwok-create");
+    t.setDaemon(true);
+    return t;
+  });
 
   @Override
   public synchronized void deleteNodes(String groupId, List<Node> nodes) {
@@ -250,10 +279,9 @@ public final class KwokProvider implements NodeGroupProvider {
     return a != null && KWOK_ANNOTATION_VALUE.equals(a.get(KWOK_ANNOTATION));
   }
 
-  private Node create(NodeGroup g, boolean readyAtOnce) {
+  private Node create(NodeGroup g, boolean readyAtOnce, String name) {
     boolean ready = readyAtOnce && !kwokStarts(g);
     Instant now = clock.instant();
-    String name = g.id() + "-" + suffix();
     Node template = g.template();
     Map<String, String> labels = new LinkedHashMap<>();
     if (template.getMetadata().getLabels() != null) {

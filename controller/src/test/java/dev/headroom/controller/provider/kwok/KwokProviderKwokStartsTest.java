@@ -95,6 +95,14 @@ class KwokProviderKwokStartsTest {
     assertThat(KwokProvider.provisioning(created)).isFalse();
   }
 
+  @Test
+  void aScaleUpOfSeveralNodesCreatesEachOnceAndCountsThemAll() {
+    KwokProvider provider = provider("{kwok.x-k8s.io/node: fake}", 0);
+    provider.increaseSize("general", 3);
+    assertThat(client.nodes().list().getItems()).extracting(n -> n.getMetadata().getName()).hasSize(3).doesNotHaveDuplicates();
+    assertThat(provider.nodeGroups().get(0).targetSize()).isEqualTo(3);
+  }
+
   private static NodeCondition readyOf(Node n) {
     return n.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready")).findFirst().orElseThrow();
   }
