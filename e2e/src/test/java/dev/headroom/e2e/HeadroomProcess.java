@@ -47,7 +47,17 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** As {@link #start} with a given kubeconfig (whose user is {@code user}). */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> args) {
-    HeadroomProcess h = launch(bed, user, kubeconfig, args);
+    return startAs(bed, user, kubeconfig, TEST_JVM, args);
+  }
+
+  /** The JVM flags of the tier's Headroom processes (a small heap, C1 only: quick to start on a loaded machine). */
+  public static final List<String> TEST_JVM = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1");
+  /** The JVM flags of the product: the Dockerfile's, with the heap deploy/'s 1 GiB memory limit gives it (75 %). */
+  public static final List<String> PRODUCT_JVM = List.of("-Xmx768m", "-XX:+ExitOnOutOfMemoryError");
+
+  /** As {@link #startAs} with these JVM flags. */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
+    HeadroomProcess h = launch(bed, user, kubeconfig, jvm, args);
     try {
       await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
           .until(() -> {
@@ -66,14 +76,20 @@ public final class HeadroomProcess implements AutoCloseable {
    * a missing CRD or permission keeps {@code /readyz} at 503).
    */
   public static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> args) {
+    return launch(bed, user, kubeconfig, TEST_JVM, args);
+  }
+
+  private static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
     int port = freePort();
     Path log = bed.out().resolve(user.replace(':', '_') + ".log");
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.headroom.cli.Main", "run",
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvm);
+    int shown = cmd.size();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.headroom.cli.Main", "run",
         "--kubeconfig", kubeconfig.toString(), "--http-port", Integer.toString(port), "--log-format", "text"));
     cmd.addAll(args);
     try {
-      Files.writeString(log, String.join(" ", cmd.subList(5, cmd.size())) + System.lineSeparator());
+      Files.writeString(log, String.join(" ", jvm) + " " + String.join(" ", cmd.subList(shown + 2, cmd.size())) + System.lineSeparator());
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
       HeadroomProcess h = new HeadroomProcess(user, port, log, p);
       await(user + " /healthz (log: " + log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
@@ -151,6 +167,11 @@ public final class HeadroomProcess implements AutoCloseable {
 
   public boolean alive() {
     return process.isAlive();
+  }
+
+  /** The process id (its JVM; {@code /proc/PID} holds its CPU time and peak RSS). */
+  public long pid() {
+    return process.pid();
   }
 
   /** SIGTERM (Headroom finishes its reconcile and releases its Lease), then waits; SIGKILL after 30 s. */

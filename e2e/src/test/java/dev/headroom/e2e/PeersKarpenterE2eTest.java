@@ -235,8 +235,9 @@ class PeersKarpenterE2eTest {
   }
 
   private static String peers(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(bed.root().resolve("e2e/peers").toString()));
+    TestBed b = TestBed.get();
+    List<String> cmd = new ArrayList<>(List.of(b.root().resolve("e2e/peers").toString()));
     cmd.addAll(List.of(args));
-    return Scripts.run(bed.root(), bed.scriptEnv(), Duration.ofMinutes(5), cmd.toArray(String[]::new));
+    return Scripts.run(b.root(), b.scriptEnv(), Duration.ofMinutes(5), cmd.toArray(String[]::new));
   }
 }

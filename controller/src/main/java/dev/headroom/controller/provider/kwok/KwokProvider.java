@@ -24,6 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -35,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * {@code provisioningDelay} (measured on an injectable clock), scale-down deletes them. Once Ready a node gets the
  * {@code kwok.x-k8s.io/node: fake} annotation so a KWOK controller takes over its heartbeats and pods. No cloud is
  * involved, so Headroom runs against any test cluster.
+ *
+ * <p>A group whose template already carries that annotation leaves start-up to kwok: its nodes are created
+ * {@code Ready=False} (reason {@link #PROVISIONING_REASON}) with the annotation and the not-ready taint, and kwok's
+ * node-initialize stage (with whatever delay it is configured with) turns them Ready; the group's
+ * {@code provisioningDelay} is not used. That is how a node created by Karpenter's KWOK provider starts, so the two
+ * can run on one bed with one start-up delay.
  */
 public final class KwokProvider implements NodeGroupProvider {
   private static final Logger LOG = LoggerFactory.getLogger(KwokProvider.class);
@@ -101,7 +111,7 @@ public final class KwokProvider implements NodeGroupProvider {
         if (existing < g.targetSize()) {
           LOG.info("node group {}: bootstrapping {} Ready nodes (targetSize {})", g.id(), g.targetSize() - existing, g.targetSize());
           for (int i = existing; i < g.targetSize(); i++) {
-            create(g, true);
+            create(g, true, g.id() + "-" + suffix());
             targets.merge(g.id(), 1, Integer::sum);
           }
         }
@@ -121,7 +131,7 @@ public final class KwokProvider implements NodeGroupProvider {
     for (Node n : nodes) {
       String group = groupLabel(n);
       NodeGroup g = group == null ? null : groups.get(group);
-      if (g == null || !managed(n) || !provisioning(n)) {
+      if (g == null || kwokStarts(g) || !managed(n) || !provisioning(n)) {
         continue;
       }
       Optional<Instant> requested = Nodes.time(annotation(n, REQUESTED_AT_ANNOTATION));
@@ -163,15 +173,40 @@ public final class KwokProvider implements NodeGroupProvider {
     if (target + delta > g.maxSize()) {
       throw new ProviderException(String.format("size increase too large - desired:%d max:%d", target + delta, g.maxSize()));
     }
+    boolean ready = g.provisioningDelay().isZero();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < delta; i++) {
+      names.add(g.id() + "-" + suffix());
+    }
+    // The creates are independent requests: sent concurrently, a scale-up of many nodes takes about one round trip
+    // rather than one per node (the loop waits for them). Every node created counts towards the target.
+    List<CompletableFuture<Node>> creates = new ArrayList<>();
+    for (String name : names) {
+      creates.add(names.size() == 1 ? CompletableFuture.completedFuture(null).thenApply(x -> create(g, ready, name))
+          : CompletableFuture.supplyAsync(() -> create(g, ready, name), CREATES));
+    }
+    String failure = null;
+    for (CompletableFuture<Node> c : creates) {
       try {
-        create(g, g.provisioningDelay().isZero());
-      } catch (KubernetesClientException e) {
-        throw new ProviderException("creating node for group " + groupId + " failed: " + e.getMessage());
+        c.join();
+        targets.merge(groupId, 1, Integer::sum);
+      } catch (CompletionException e) {
+        if (failure == null) {
+          failure = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+        }
       }
-      targets.merge(groupId, 1, Integer::sum);
+    }
+    if (failure != null) {
+      throw new ProviderException("creating node for group " + groupId + " failed: " + failure);
     }
   }
+
+  /** Threads that send a scale-up's node creates concurrently (daemon threads, shared by every provider instance). */
+  private static final ExecutorService CREATES = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "headroom-kwok-create");
+    t.setDaemon(true);
+    return t;
+  });
 
   @Override
   public synchronized void deleteNodes(String groupId, List<Node> nodes) {
@@ -238,9 +273,15 @@ public final class KwokProvider implements NodeGroupProvider {
     return g;
   }
 
-  private Node create(NodeGroup g, boolean ready) {
+  /** Whether kwok, not this provider, turns the group's nodes Ready (its template carries kwok's annotation). */
+  static boolean kwokStarts(NodeGroup g) {
+    Map<String, String> a = g.template().getMetadata() == null ? null : g.template().getMetadata().getAnnotations();
+    return a != null && KWOK_ANNOTATION_VALUE.equals(a.get(KWOK_ANNOTATION));
+  }
+
+  private Node create(NodeGroup g, boolean readyAtOnce, String name) {
+    boolean ready = readyAtOnce && !kwokStarts(g);
     Instant now = clock.instant();
-    String name = g.id() + "-" + suffix();
     Node template = g.template();
     Map<String, String> labels = new LinkedHashMap<>();
     if (template.getMetadata().getLabels() != null) {
@@ -263,6 +304,7 @@ public final class KwokProvider implements NodeGroupProvider {
     if (ready) {
       annotations.put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
     } else {
+      // provisioning: without kwok's annotation until promoted, or with it (from the template) when kwok starts it
       taints.add(new TaintBuilder().withKey(NOT_READY_TAINT).withEffect("NoSchedule").build());
     }
     Node node = new NodeBuilder()
@@ -282,7 +324,7 @@ public final class KwokProvider implements NodeGroupProvider {
       created.setStatus(node.getStatus());
       created = client.nodes().resource(created).updateStatus();
     }
-    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : "provisioning");
+    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : kwokStarts(g) ? "kwok starts it" : "provisioning");
     return created;
   }
 
