@@ -1,0 +1,388 @@
+package dev.headroom.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.headroom.core.workload.Behavior;
+import dev.headroom.core.workload.ContainerRequests;
+import dev.headroom.core.workload.HpaAutoscaler;
+import dev.headroom.core.workload.HpaConfig;
+import dev.headroom.core.workload.HpaDecision;
+import dev.headroom.core.workload.HpaMetric;
+import dev.headroom.core.workload.MetricReading;
+import dev.headroom.core.workload.PodInfo;
+import dev.headroom.core.workload.PodPhase;
+import dev.headroom.core.workload.ScaleTarget;
+import dev.headroom.core.workload.ScalingPolicy;
+import dev.headroom.core.workload.ScalingRules;
+import dev.headroom.core.workload.SelectPolicy;
+import dev.headroom.core.workload.TargetKind;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue #24 item 3: the real HPA controller of kube-controller-manager (sync period 1 s in the bed) scales two
+ * Deployments from an external metric the test serves ({@link ExternalMetricsServer}), one with an AverageValue
+ * target and one with a Value target, each with its own scale-up and scale-down policies and stabilisation windows.
+ * The test holds each value of a series until the Deployment has settled and the controller has synced it a number
+ * of times, and records every sync: when the controller read the metric, the value it read, the Deployment's state
+ * at that moment (status.replicas and the pods, from informers) and what the controller then wrote to the scale
+ * subresource (the API server's audit log), if anything. Then Headroom's {@link HpaAutoscaler} is fed the same
+ * observations in the same order, with the same spec, and every decision is compared.
+ */
+class HpaParityE2eTest {
+  static final String NODE_LABEL = "headroom.dev/e2e-hpa";
+  /** Consecutive syncs of one value without a scale write before the series moves on (covers every window). */
+  static final int QUIET_SYNCS = 10;
+
+  /** One HPA of the test: its spec (rendered into YAML and into an {@link HpaConfig}) and the series it replays. */
+  record Case(String deployment, String metric, TargetKind kind, long target, int min, int max, int initial,
+      int upWindow, SelectPolicy upSelect, List<ScalingPolicy> up, int downWindow, SelectPolicy downSelect,
+      List<ScalingPolicy> down, List<Long> series) {
+
+    HpaConfig config() {
+      Behavior b = new Behavior(new ScalingRules(upWindow, upSelect, up, null),
+          new ScalingRules(downWindow, downSelect, down, null));
+      return HpaConfig.of(List.of(HpaMetric.external(metric, kind, target * 1000)), min, max).withBehavior(b)
+          .withSyncPeriod(Duration.ZERO);
+    }
+
+    String yaml(String namespace) {
+      String targetField = kind == TargetKind.VALUE ? "{type: Value, value: \"" + target + "\"}"
+          : "{type: AverageValue, averageValue: \"" + target + "\"}";
+      return """
+          apiVersion: autoscaling/v2
+          kind: HorizontalPodAutoscaler
+          metadata:
+            name: %s
+            namespace: %s
+          spec:
+            scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %s}
+            minReplicas: %d
+            maxReplicas: %d
+            metrics:
+            - type: External
+              external:
+                metric: {name: %s}
+                target: %s
+            behavior:
+              scaleUp:
+                stabilizationWindowSeconds: %d
+                selectPolicy: %s
+                policies: %s
+              scaleDown:
+                stabilizationWindowSeconds: %d
+                selectPolicy: %s
+                policies: %s
+          """.formatted(deployment, namespace, deployment, min, max, metric, targetField, upWindow, select(upSelect),
+          policies(up), downWindow, select(downSelect), policies(down));
+    }
+
+    private static String select(SelectPolicy p) {
+      return switch (p) {
+        case MAX -> "Max";
+        case MIN -> "Min";
+        case DISABLED -> "Disabled";
+      };
+    }
+
+    private static String policies(List<ScalingPolicy> ps) {
+      return ps.stream().map(p -> "{type: " + (p.type() == ScalingPolicy.Type.PODS ? "Pods" : "Percent") + ", value: "
+          + p.value() + ", periodSeconds: " + p.periodSeconds() + "}").collect(Collectors.joining(", ", "[", "]"));
+    }
+  }
+
+  /** What the Deployment looked like when the controller read the metric. */
+  record Snapshot(int specReplicas, int statusReplicas, List<PodInfo> pods) {}
+
+  /** One sync of the controller, and the decisions of both. */
+  record Sync(Instant at, long milli, int current, Snapshot seen, int controller, HpaDecision headroom) {
+    boolean agrees() {
+      return controller == headroom.replicas();
+    }
+
+    @Override
+    public String toString() {
+      long ready = seen.pods().stream().filter(PodInfo::runningAndReady).count();
+      return at + " value=" + milli / 1000.0 + " current=" + current + " status=" + seen.statusReplicas() + " ready="
+          + ready + " -> controller " + controller + ", headroom " + headroom.replicas() + " (" + headroom.reason() + ")";
+    }
+  }
+
+  private TestBed bed;
+  private KubernetesClient admin;
+  private String ns;
+  private ExternalMetricsServer metrics;
+  private SharedIndexInformer<Pod> pods;
+  private SharedIndexInformer<Deployment> deployments;
+  private final Map<ExternalMetricsServer.Request, Snapshot> snapshots = new ConcurrentHashMap<>();
+  private final List<String> nodes = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    bed = TestBed.get();
+    admin = bed.admin();
+    ns = bed.namespace("hpa");
+    for (int i = 0; i < 2; i++) {
+      String name = ns + "-node-" + i;
+      Node n = new NodeBuilder().withNewMetadata().withName(name).addToLabels(NODE_LABEL, ns)
+          .addToAnnotations("kwok.x-k8s.io/node", "fake").endMetadata().withNewStatus()
+          .addToCapacity(Map.of("cpu", new Quantity("16"), "memory", new Quantity("32Gi"), "pods", new Quantity("110")))
+          .addToAllocatable(Map.of("cpu", new Quantity("16"), "memory", new Quantity("32Gi"), "pods", new Quantity("110")))
+          .endStatus().build();
+      admin.nodes().resource(n).create();
+      nodes.add(name);
+    }
+    pods = admin.pods().inNamespace(ns).inform();
+    deployments = admin.apps().deployments().inNamespace(ns).inform();
+    metrics = ExternalMetricsServer.start(bed, bed.out().resolve("hpa-parity"));
+    metrics.onRequest(r -> snapshots.put(r, snapshot(deploymentOf(r.metric()))));
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (metrics != null) {
+      metrics.close();
+    }
+    if (pods != null) {
+      pods.close();
+      deployments.close();
+    }
+    bed.deleteNamespace(ns);
+    for (String n : nodes) {
+      admin.nodes().withName(n).delete();
+    }
+  }
+
+  private final Map<String, String> deploymentOfMetric = new ConcurrentHashMap<>();
+
+  private String deploymentOf(String metric) {
+    return deploymentOfMetric.get(metric);
+  }
+
+  @Test
+  void theRealHpaControllerAndHpaAutoscalerDecideAlike() throws IOException {
+    // AverageValue: replicas = ceil(total / 10), rate-limited up by 2 pods per 4 s, down by 50 % per 4 s after a
+    // 6 s window.
+    Case avg = new Case("avg", "queue_avg", TargetKind.AVERAGE_VALUE, 10, 1, 10, 1,
+        0, SelectPolicy.MAX, List.of(ScalingPolicy.pods(2, 4)),
+        6, SelectPolicy.MAX, List.of(ScalingPolicy.percent(50, 4)),
+        List.of(10L, 75L, 18L, 3L));
+    // Value: replicas = ceil(value / 20 x ready pods); up: the larger of 100 % and 1 pod per 3 s after a 2 s window;
+    // down: the smaller of 1 pod and 50 % per 2 s after a 5 s window.
+    Case val = new Case("val", "backlog_val", TargetKind.VALUE, 20, 1, 12, 2,
+        2, SelectPolicy.MAX, List.of(ScalingPolicy.percent(100, 3), ScalingPolicy.pods(1, 3)),
+        5, SelectPolicy.MIN, List.of(ScalingPolicy.pods(1, 2), ScalingPolicy.percent(50, 2)),
+        List.of(20L, 30L, 8L));
+    List<Case> cases = List.of(avg, val);
+    for (Case c : cases) {
+      deploymentOfMetric.put(c.metric(), c.deployment());
+      deployment(c.deployment(), c.initial());
+      metrics.set(c.metric(), c.series().get(0) * 1000);
+    }
+    Duration settle = Duration.ofSeconds(120);
+    for (Case c : cases) {
+      await(c.deployment() + " ready").atMost(settle).pollInterval(Duration.ofMillis(200))
+          .until(() -> settled(c.deployment(), c.initial()));
+    }
+    Instant started = Instant.now();
+    for (Case c : cases) {
+      admin.resource(c.yaml(ns)).inNamespace(ns).create();
+    }
+    Map<String, Integer> step = new ConcurrentHashMap<>();
+    Map<String, Integer> stepStart = new ConcurrentHashMap<>();
+    cases.forEach(c -> {
+      step.put(c.metric(), 0);
+      stepStart.put(c.metric(), 0);
+    });
+    await("every series replayed").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      boolean done = true;
+      for (Case c : cases) {
+        int s = step.get(c.metric());
+        if (s >= c.series().size()) {
+          continue;
+        }
+        done = false;
+        List<ExternalMetricsServer.Request> seen = metrics.requests(c.metric());
+        List<ExternalMetricsServer.Request> sinceStep = seen.subList(stepStart.get(c.metric()), seen.size());
+        if (quiet(c, sinceStep)) {
+          int next = s + 1;
+          step.put(c.metric(), next);
+          stepStart.put(c.metric(), seen.size());
+          if (next < c.series().size()) {
+            metrics.set(c.metric(), c.series().get(next) * 1000);
+          }
+        }
+      }
+      return done;
+    });
+    for (Case c : cases) {
+      admin.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName(c.deployment()).delete();
+    }
+    Duration replay = Duration.between(started, Instant.now());
+
+    StringBuilder report = new StringBuilder();
+    int total = 0;
+    int differing = 0;
+    List<String> failures = new ArrayList<>();
+    for (Case c : cases) {
+      List<Sync> syncs = replayThroughHeadroom(c);
+      report.append("== ").append(c.deployment()).append(" (").append(c.kind()).append(' ').append(c.target())
+          .append(", series ").append(c.series()).append(")\n");
+      for (Sync s : syncs) {
+        report.append(s.agrees() ? "   " : "!! ").append(s).append('\n');
+        total++;
+        if (!s.agrees()) {
+          differing++;
+          failures.add(c.deployment() + ": " + s);
+        }
+      }
+      List<Integer> path = new ArrayList<>();
+      path.add(c.initial());
+      syncs.stream().filter(s -> s.controller() != s.current()).forEach(s -> path.add(s.controller()));
+      Measurements.record("HPA parity " + c.deployment() + " (" + c.kind() + "): replica path of the controller", path);
+    }
+    Path file = bed.out().resolve("hpa-parity.txt");
+    Files.writeString(file, report, StandardCharsets.UTF_8);
+    Measurements.record("HPA parity: syncs compared / differing (series replay " + replay.toSeconds() + " s, load "
+        + load() + ")", total + " / " + differing);
+    assertThat(total).as("syncs recorded").isGreaterThan(4 * QUIET_SYNCS);
+    assertThat(failures).as("syncs where the HPA controller and HpaAutoscaler differ (all syncs in " + file + ")")
+        .isEmpty();
+  }
+
+  /** The series may move on: the Deployment settled, and QUIET_SYNCS syncs of this value since the last scale write. */
+  private boolean quiet(Case c, List<ExternalMetricsServer.Request> sinceStep) {
+    Deployment d = deployments.getIndexer().getByKey(ns + "/" + c.deployment());
+    if (d == null || sinceStep.size() < QUIET_SYNCS) {
+      return false;
+    }
+    int spec = d.getSpec().getReplicas();
+    if (!settled(c.deployment(), spec)) {
+      return false;
+    }
+    List<ExternalMetricsServer.Request> last = sinceStep.subList(sinceStep.size() - QUIET_SYNCS, sinceStep.size());
+    return last.stream().allMatch(r -> snapshots.containsKey(r) && snapshots.get(r).specReplicas() == spec);
+  }
+
+  private List<AuditLog.Event> scaleWrites(String deployment) {
+    return bed.audit().events(e -> e.verb().equals("update") && e.resource().equals("deployments")
+        && e.subresource().equals("scale") && e.namespace().equals(ns) && e.name().equals(deployment) && e.code() == 200);
+  }
+
+  /**
+   * The controller's syncs of one case, each with its decision (the scale write that followed it before the next
+   * sync, or no change), and HpaAutoscaler's decision for the same observation.
+   */
+  private List<Sync> replayThroughHeadroom(Case c) {
+    List<ExternalMetricsServer.Request> reads = metrics.requests(c.metric());
+    List<AuditLog.Event> writes = scaleWrites(c.deployment());
+    HpaAutoscaler headroom = new HpaAutoscaler(c.config(), reads.get(0).at());
+    List<Sync> out = new ArrayList<>();
+    int current = c.initial();
+    int w = 0;
+    for (int i = 0; i < reads.size(); i++) {
+      ExternalMetricsServer.Request r = reads.get(i);
+      Instant next = i + 1 < reads.size() ? reads.get(i + 1).at() : Instant.MAX;
+      int decided = current;
+      int inWindow = 0;
+      while (w < writes.size() && writes.get(w).received().isBefore(next)) {
+        if (writes.get(w).received().isAfter(r.at())) {
+          decided = writes.get(w).raw().path("requestObject").path("spec").path("replicas").asInt();
+          inWindow++;
+        }
+        w++;
+      }
+      assertThat(inWindow).as("scale writes between two syncs of " + c.deployment()).isLessThanOrEqualTo(1);
+      Snapshot seen = snapshots.get(r);
+      HpaDecision d = headroom.decide(r.at(), new ScaleTarget(current, seen.statusReplicas(), seen.pods()),
+          Map.of(c.metric(), MetricReading.external(r.milli())));
+      out.add(new Sync(r.at(), r.milli(), current, seen, decided, d));
+      current = decided;
+    }
+    return out;
+  }
+
+  private Snapshot snapshot(String deployment) {
+    Deployment d = deployments.getIndexer().getByKey(ns + "/" + deployment);
+    int status = d == null || d.getStatus() == null || d.getStatus().getReplicas() == null ? 0 : d.getStatus().getReplicas();
+    List<PodInfo> list = pods.getIndexer().list().stream()
+        .filter(p -> deployment.equals(p.getMetadata().getLabels().get("app")))
+        .map(HpaParityE2eTest::podInfo).toList();
+    return new Snapshot(d == null ? -1 : d.getSpec().getReplicas(), status, list);
+  }
+
+  static PodInfo podInfo(Pod p) {
+    Boolean ready = null;
+    Instant transition = null;
+    if (p.getStatus() != null && p.getStatus().getConditions() != null) {
+      for (PodCondition c : p.getStatus().getConditions()) {
+        if ("Ready".equals(c.getType())) {
+          ready = "True".equals(c.getStatus());
+          transition = c.getLastTransitionTime() == null ? null : Instant.parse(c.getLastTransitionTime());
+        }
+      }
+    }
+    Instant start = p.getStatus() == null || p.getStatus().getStartTime() == null ? null
+        : Instant.parse(p.getStatus().getStartTime());
+    List<ContainerRequests> containers = p.getSpec().getContainers().stream().map(c -> new ContainerRequests(c.getName(),
+        c.getResources() == null || c.getResources().getRequests() == null ? Map.of()
+            : c.getResources().getRequests().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+                e -> e.getValue().getNumericalAmount().movePointRight(3).longValue())))).toList();
+    return new PodInfo(p.getMetadata().getName(),
+        PodPhase.parse(p.getStatus() == null ? null : p.getStatus().getPhase()),
+        p.getMetadata().getDeletionTimestamp() != null, ready, transition, start, containers, Map.of());
+  }
+
+  private boolean settled(String deployment, int replicas) {
+    Deployment d = deployments.getIndexer().getByKey(ns + "/" + deployment);
+    if (d == null || d.getStatus() == null || d.getSpec().getReplicas() != replicas) {
+      return false;
+    }
+    Integer status = d.getStatus().getReplicas();
+    List<PodInfo> mine = snapshot(deployment).pods();
+    return (replicas == 0 ? status == null || status == 0 : status != null && status == replicas)
+        && mine.size() == replicas && mine.stream().allMatch(PodInfo::runningAndReady);
+  }
+
+  private void deployment(String name, int replicas) {
+    Deployment d = new DeploymentBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+        .withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata().withNewSpec()
+        .addToNodeSelector(NODE_LABEL, ns)
+        .addNewToleration().withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").endToleration()
+        .addNewContainer().withName("main").withImage("registry.k8s.io/pause:3.10").withNewResources()
+        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("64Mi")).endResources()
+        .endContainer().withTerminationGracePeriodSeconds(0L).endSpec().endTemplate().endSpec().build();
+    bed.create(ns, d);
+  }
+
+  private static String load() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+}
