@@ -57,7 +57,7 @@ class HpaParityE2eTest {
   static final int QUIET_SYNCS = 10;
 
   /** One HPA of the test: its spec (rendered into YAML and into an {@link HpaConfig}) and the series it replays. */
-  record Case(String deployment, String metric, TargetKind kind, long target, int min, int max, int initial,
+  record Case(String deployment, String cpu, String metric, TargetKind kind, long target, int min, int max, int initial,
       int upWindow, SelectPolicy upSelect, List<ScalingPolicy> up, int downWindow, SelectPolicy downSelect,
       List<ScalingPolicy> down, List<Long> series) {
 
@@ -185,20 +185,21 @@ class HpaParityE2eTest {
   void theRealHpaControllerAndHpaAutoscalerDecideAlike() throws IOException {
     // AverageValue: replicas = ceil(total / 10), rate-limited up by 2 pods per 4 s, down by 50 % per 4 s after a
     // 6 s window.
-    Case avg = new Case("avg", "queue_avg", TargetKind.AVERAGE_VALUE, 10, 1, 10, 1,
+    Case avg = new Case("avg", "100m", "queue_avg", TargetKind.AVERAGE_VALUE, 10, 1, 10, 1,
         0, SelectPolicy.MAX, List.of(ScalingPolicy.pods(2, 4)),
         6, SelectPolicy.MAX, List.of(ScalingPolicy.percent(50, 4)),
         List.of(10L, 75L, 18L, 3L));
     // Value: replicas = ceil(value / 20 x ready pods); up: the larger of 100 % and 1 pod per 3 s after a 2 s window;
-    // down: the smaller of 1 pod and 50 % per 2 s after a 5 s window.
-    Case val = new Case("val", "backlog_val", TargetKind.VALUE, 20, 1, 12, 2,
+    // down: the smaller of 1 pod and 50 % per 2 s after a 5 s window. Its pods ask for 3.5 CPUs, so the two 16-CPU
+    // nodes hold 8 of them: above 8 replicas the rest stay Pending, and the controller multiplies by 8 ready pods.
+    Case val = new Case("val", "3500m", "backlog_val", TargetKind.VALUE, 20, 1, 12, 2,
         2, SelectPolicy.MAX, List.of(ScalingPolicy.percent(100, 3), ScalingPolicy.pods(1, 3)),
         5, SelectPolicy.MIN, List.of(ScalingPolicy.pods(1, 2), ScalingPolicy.percent(50, 2)),
         List.of(20L, 30L, 8L));
     List<Case> cases = List.of(avg, val);
     for (Case c : cases) {
       deploymentOfMetric.put(c.metric(), c.deployment());
-      deployment(c.deployment(), c.initial());
+      deployment(c.deployment(), c.cpu(), c.initial());
       metrics.set(c.metric(), c.series().get(0) * 1000);
     }
     Duration settle = Duration.ofSeconds(120);
@@ -279,11 +280,18 @@ class HpaParityE2eTest {
       return false;
     }
     int spec = d.getSpec().getReplicas();
-    if (!settled(c.deployment(), spec)) {
+    Snapshot now = snapshot(c.deployment());
+    if (now.statusReplicas() != spec || now.pods().size() != spec) {
       return false;
     }
+    // Every pod exists; the ready ones (all of them, or as many as the nodes hold) unchanged for QUIET_SYNCS syncs.
     List<ExternalMetricsServer.Request> last = sinceStep.subList(sinceStep.size() - QUIET_SYNCS, sinceStep.size());
-    return last.stream().allMatch(r -> snapshots.containsKey(r) && snapshots.get(r).specReplicas() == spec);
+    return last.stream().allMatch(r -> snapshots.containsKey(r) && snapshots.get(r).specReplicas() == spec
+        && snapshots.get(r).statusReplicas() == spec && ready(snapshots.get(r)) == ready(now));
+  }
+
+  private static long ready(Snapshot s) {
+    return s.pods().stream().filter(PodInfo::runningAndReady).count();
   }
 
   private List<AuditLog.Event> scaleWrites(String deployment) {
@@ -366,14 +374,14 @@ class HpaParityE2eTest {
         && mine.size() == replicas && mine.stream().allMatch(PodInfo::runningAndReady);
   }
 
-  private void deployment(String name, int replicas) {
+  private void deployment(String name, String cpu, int replicas) {
     Deployment d = new DeploymentBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
         .withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector()
         .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata().withNewSpec()
         .addToNodeSelector(NODE_LABEL, ns)
         .addNewToleration().withKey("kwok.x-k8s.io/node").withOperator("Exists").withEffect("NoSchedule").endToleration()
         .addNewContainer().withName("main").withImage("registry.k8s.io/pause:3.10").withNewResources()
-        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("64Mi")).endResources()
+        .addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity("64Mi")).endResources()
         .endContainer().withTerminationGracePeriodSeconds(0L).endSpec().endTemplate().endSpec().build();
     bed.create(ns, d);
   }
