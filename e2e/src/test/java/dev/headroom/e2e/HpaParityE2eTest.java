@@ -13,6 +13,7 @@ import dev.headroom.core.workload.MetricReading;
 import dev.headroom.core.workload.PodInfo;
 import dev.headroom.core.workload.PodPhase;
 import dev.headroom.core.workload.ScaleTarget;
+import dev.headroom.core.workload.ScalingHistory;
 import dev.headroom.core.workload.ScalingPolicy;
 import dev.headroom.core.workload.ScalingRules;
 import dev.headroom.core.workload.SelectPolicy;
@@ -117,7 +118,7 @@ class HpaParityE2eTest {
   record Snapshot(int specReplicas, int statusReplicas, List<PodInfo> pods) {}
 
   /** One sync of the controller, and the decisions of both. */
-  record Sync(Instant at, long milli, int current, Snapshot seen, int controller, HpaDecision headroom) {
+  record Sync(Instant at, long milli, int current, Snapshot seen, int controller, HpaDecision headroom, boolean edge) {
     boolean agrees() {
       return controller == headroom.replicas();
     }
@@ -126,7 +127,8 @@ class HpaParityE2eTest {
     public String toString() {
       long ready = seen.pods().stream().filter(PodInfo::runningAndReady).count();
       return at + " value=" + milli / 1000.0 + " current=" + current + " status=" + seen.statusReplicas() + " ready="
-          + ready + " -> controller " + controller + ", headroom " + headroom.replicas() + " (" + headroom.reason() + ")";
+          + ready + " -> controller " + controller + ", headroom " + headroom.replicas() + " (" + headroom.reason() + ")"
+          + (agrees() ? "" : edge ? " at a timing edge" : " DIFFERENT");
     }
   }
 
@@ -246,6 +248,7 @@ class HpaParityE2eTest {
     StringBuilder report = new StringBuilder();
     int total = 0;
     int differing = 0;
+    int edges = 0;
     List<String> failures = new ArrayList<>();
     for (Case c : cases) {
       List<Sync> syncs = replayThroughHeadroom(c);
@@ -256,7 +259,11 @@ class HpaParityE2eTest {
         total++;
         if (!s.agrees()) {
           differing++;
-          failures.add(c.deployment() + ": " + s);
+          if (s.edge()) {
+            edges++;
+          } else {
+            failures.add(c.deployment() + ": " + s);
+          }
         }
       }
       List<Integer> path = new ArrayList<>();
@@ -266,10 +273,10 @@ class HpaParityE2eTest {
     }
     Path file = bed.out().resolve("hpa-parity.txt");
     Files.writeString(file, report, StandardCharsets.UTF_8);
-    Measurements.record("HPA parity: syncs compared / differing (series replay " + replay.toSeconds() + " s, load "
-        + load() + ")", total + " / " + differing);
+    Measurements.record("HPA parity: syncs compared / differing / of those at a timing edge of " + EDGE.toMillis()
+        + " ms (series replay " + replay.toSeconds() + " s, load " + load() + ")", total + " / " + differing + " / " + edges);
     assertThat(total).as("syncs recorded").isGreaterThan(4 * QUIET_SYNCS);
-    assertThat(failures).as("syncs where the HPA controller and HpaAutoscaler differ (all syncs in " + file + ")")
+    assertThat(failures).as("syncs where the HPA controller and HpaAutoscaler differ, other than at a timing edge (all syncs in " + file + ")")
         .isEmpty();
   }
 
@@ -301,12 +308,20 @@ class HpaParityE2eTest {
 
   /**
    * The controller's syncs of one case, each with its decision (the scale write that followed it before the next
-   * sync, or no change), and HpaAutoscaler's decision for the same observation.
+   * sync, or no change), and HpaAutoscaler's decision for the same observation. Headroom decides every sync from the
+   * history the controller has at that point: the recommendations of the earlier syncs (the same inputs give the same
+   * recommendations) and the controller's own scale events, so one difference does not carry into the next syncs.
+   * A difference is at a timing edge when moving this sync's time by {@link #EDGE} either way gives the controller's
+   * count: the controller stamps recommendations and scale events with its own {@code time.Now()}, milliseconds after
+   * the metric read that Headroom is given (horizontal.go: {@code stabilizeRecommendationWithBehaviors},
+   * {@code storeScaleEvent}), so an entry that is that close to a window or period edge may count for one and not
+   * for the other.
    */
   private List<Sync> replayThroughHeadroom(Case c) {
     List<ExternalMetricsServer.Request> reads = metrics.requests(c.metric());
     List<AuditLog.Event> writes = scaleWrites(c.deployment());
-    HpaAutoscaler headroom = new HpaAutoscaler(c.config(), reads.get(0).at());
+    Instant created = reads.get(0).at();
+    ScalingHistory history = new ScalingHistory().recommendation(c.initial(), created); // recordInitialRecommendation
     List<Sync> out = new ArrayList<>();
     int current = c.initial();
     int w = 0;
@@ -324,12 +339,41 @@ class HpaParityE2eTest {
       }
       assertThat(inWindow).as("scale writes between two syncs of " + c.deployment()).isLessThanOrEqualTo(1);
       Snapshot seen = snapshots.get(r);
-      HpaDecision d = headroom.decide(r.at(), new ScaleTarget(current, seen.statusReplicas(), seen.pods()),
-          Map.of(c.metric(), MetricReading.external(r.milli())));
-      out.add(new Sync(r.at(), r.milli(), current, seen, decided, d));
+      ScaleTarget target = new ScaleTarget(current, seen.statusReplicas(), seen.pods());
+      Map<String, MetricReading> readings = Map.of(c.metric(), MetricReading.external(r.milli()));
+      ScalingHistory after = copy(history, null);
+      HpaDecision d = HpaAutoscaler.withHistory(c.config(), created, after).decide(r.at(), target, readings);
+      boolean edge = false;
+      if (d.replicas() != decided) {
+        for (Instant t : List.of(r.at().minus(EDGE), r.at().plus(EDGE))) {
+          edge |= HpaAutoscaler.withHistory(c.config(), created, copy(history, null)).decide(t, target, readings)
+              .replicas() == decided;
+        }
+      }
+      // the history as the controller has it: this sync's recommendation, and its scale event, not Headroom's
+      history = copy(after, d.replicas() != current ? r.at() : null);
+      if (decided > current) {
+        history.scaleUp(decided - current, r.at());
+      } else if (decided < current) {
+        history.scaleDown(current - decided, r.at());
+      }
+      out.add(new Sync(r.at(), r.milli(), current, seen, decided, d, edge));
       current = decided;
     }
     return out;
+  }
+
+  /** How far the controller's own timestamps may be from the metric read's. */
+  static final Duration EDGE = Duration.ofMillis(50);
+
+  /** A copy of a history without its outdated events, and without the events recorded at {@code drop}. */
+  private static ScalingHistory copy(ScalingHistory h, Instant drop) {
+    ScalingHistory c = new ScalingHistory();
+    h.recommendations().forEach(x -> c.recommendation(x.replicas(), x.at()));
+    h.scaleUpEvents().stream().filter(e -> !e.outdated() && !e.at().equals(drop)).forEach(e -> c.scaleUp(e.change(), e.at()));
+    h.scaleDownEvents().stream().filter(e -> !e.outdated() && !e.at().equals(drop))
+        .forEach(e -> c.scaleDown(e.change(), e.at()));
+    return c;
   }
 
   private Snapshot snapshot(String deployment) {
