@@ -273,8 +273,7 @@ class HpaParityE2eTest {
     }
     Path file = bed.out().resolve("hpa-parity.txt");
     Files.writeString(file, report, StandardCharsets.UTF_8);
-    Measurements.record("HPA parity: syncs compared / differing / of those at a timing edge of " + EDGE.toMillis()
-        + " ms (series replay " + replay.toSeconds() + " s, load " + load() + ")", total + " / " + differing + " / " + edges);
+    Measurements.record("HPA parity: syncs compared / differing / of those at a timing edge (series replay " + replay.toSeconds() + " s, load " + load() + ")", total + " / " + differing + " / " + edges);
     assertThat(total).as("syncs recorded").isGreaterThan(4 * QUIET_SYNCS);
     assertThat(failures).as("syncs where the HPA controller and HpaAutoscaler differ, other than at a timing edge (all syncs in " + file + ")")
         .isEmpty();
@@ -311,17 +310,19 @@ class HpaParityE2eTest {
    * sync, or no change), and HpaAutoscaler's decision for the same observation. Headroom decides every sync from the
    * history the controller has at that point: the recommendations of the earlier syncs (the same inputs give the same
    * recommendations) and the controller's own scale events, so one difference does not carry into the next syncs.
-   * A difference is at a timing edge when moving this sync's time by {@link #EDGE} either way gives the controller's
-   * count: the controller stamps recommendations and scale events with its own {@code time.Now()}, milliseconds after
-   * the metric read that Headroom is given (horizontal.go: {@code stabilizeRecommendationWithBehaviors},
-   * {@code storeScaleEvent}), so an entry that is that close to a window or period edge may count for one and not
-   * for the other.
+   * A difference is at a timing edge when the controller's count lies between Headroom's decisions at the two ends
+   * of what the controller's clock can have been: the controller stamps recommendations and scale events, and reads
+   * its "now", with its own {@code time.Now()} (horizontal.go: {@code stabilizeRecommendationWithBehaviors},
+   * {@code storeScaleEvent}), some time after the metric read Headroom is given and before its next read; under load
+   * that is hundreds of milliseconds, so an entry that close to a window or period edge counts for one and not for the
+   * other.
    */
   private List<Sync> replayThroughHeadroom(Case c) {
     List<ExternalMetricsServer.Request> reads = metrics.requests(c.metric());
     List<AuditLog.Event> writes = scaleWrites(c.deployment());
     Instant created = reads.get(0).at();
     ScalingHistory history = new ScalingHistory().recommendation(c.initial(), created); // recordInitialRecommendation
+    ScalingHistory late = new ScalingHistory().recommendation(c.initial(), created); // the same, stamped late
     List<Sync> out = new ArrayList<>();
     int current = c.initial();
     int w = 0;
@@ -343,28 +344,34 @@ class HpaParityE2eTest {
       Map<String, MetricReading> readings = Map.of(c.metric(), MetricReading.external(r.milli()));
       ScalingHistory after = copy(history, null);
       HpaDecision d = HpaAutoscaler.withHistory(c.config(), created, after).decide(r.at(), target, readings);
+      Instant until = i + 1 < reads.size() ? next : r.at().plusSeconds(1);
       boolean edge = false;
       if (d.replicas() != decided) {
-        for (Instant t : List.of(r.at().minus(EDGE), r.at().plus(EDGE))) {
-          edge |= HpaAutoscaler.withHistory(c.config(), created, copy(history, null)).decide(t, target, readings)
-              .replicas() == decided;
-        }
+        // The controller's clock for this sync lies in [read, next read); its entries were stamped in the same
+        // bounds. Fewest entries in the windows: early stamps, latest now; most: late stamps, earliest now.
+        int fewest = HpaAutoscaler.withHistory(c.config(), created, copy(history, null))
+            .decide(until.minusMillis(1), target, readings).replicas();
+        int most = HpaAutoscaler.withHistory(c.config(), created, copy(late, null))
+            .decide(r.at(), target, readings).replicas();
+        edge = Math.min(fewest, most) <= decided && decided <= Math.max(fewest, most);
       }
+      int recommended = after.recommendations().stream().filter(x -> x.at().equals(r.at())).mapToInt(x -> x.replicas())
+          .findFirst().orElse(current);
       // the history as the controller has it: this sync's recommendation, and its scale event, not Headroom's
       history = copy(after, d.replicas() != current ? r.at() : null);
+      late = copy(late, null).recommendation(recommended, until.minusMillis(1));
       if (decided > current) {
         history.scaleUp(decided - current, r.at());
+        late.scaleUp(decided - current, until.minusMillis(1));
       } else if (decided < current) {
         history.scaleDown(current - decided, r.at());
+        late.scaleDown(current - decided, until.minusMillis(1));
       }
       out.add(new Sync(r.at(), r.milli(), current, seen, decided, d, edge));
       current = decided;
     }
     return out;
   }
-
-  /** How far the controller's own timestamps may be from the metric read's. */
-  static final Duration EDGE = Duration.ofMillis(50);
 
   /** A copy of a history without its outdated events, and without the events recorded at {@code drop}. */
   private static ScalingHistory copy(ScalingHistory h, Instant drop) {
