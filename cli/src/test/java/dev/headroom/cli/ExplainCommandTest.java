@@ -58,7 +58,8 @@ class ExplainCommandTest {
             "examples/buffers/broken.yaml:23: CapacityBuffer default/both-refs rejected: CapacityBuffer.autoscaling.x-k8s.io \"both-refs\" is invalid: "
                 + "spec: Invalid value: You must define either PodTemplateRef or ScalableRef, but not both",
             "examples/buffers/broken.yaml:36: CapacityBuffer default/negative rejected: CapacityBuffer.autoscaling.x-k8s.io \"negative\" is invalid: "
-                + "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0",
+                + "[spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0, "
+                + ".spec.replicas: Invalid value: -1: should be a non-negative integer]",
             "examples/buffers/broken.yaml:85: ignoring Service v1 web (explain reads CapacityBuffer, PodTemplate, Deployment, ReplicaSet, StatefulSet, "
                 + "ReplicationController, Job, Pod, ResourceQuota, Namespace)")));
   }

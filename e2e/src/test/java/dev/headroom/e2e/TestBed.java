@@ -231,6 +231,21 @@ public final class TestBed {
         .until(() -> admin.namespaces().withName(name).get() == null);
   }
 
+  /**
+   * Runs kubectl as admin against the bed and returns its standard output: the one in {@code KUBEBUILDER_ASSETS}, else
+   * the one {@code e2e/cluster build} built, else the one on {@code PATH}.
+   */
+  public String kubectl(String... args) {
+    String assets = System.getenv("KUBEBUILDER_ASSETS");
+    String cacheRoot = System.getenv().getOrDefault("HEADROOM_E2E_CACHE", System.getProperty("user.home") + "/.cache/headroom-e2e");
+    Path built = Path.of(cacheRoot, "v1.36.3", "bin", "kubectl");
+    String kubectl = assets != null && Files.isExecutable(Path.of(assets, "kubectl")) ? Path.of(assets, "kubectl").toString()
+        : Files.isExecutable(built) ? built.toString() : "kubectl";
+    List<String> cmd = new ArrayList<>(List.of(kubectl, "--kubeconfig=" + kubeconfig));
+    cmd.addAll(List.of(args));
+    return Scripts.run(root, Map.of(), Duration.ofMinutes(1), cmd.toArray(String[]::new));
+  }
+
   /** Creates an object in a namespace. */
   public <T extends HasMetadata> T create(String namespace, T object) {
     return admin.resource(object).inNamespace(namespace).create();

@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 import java.util.Map;
 import java.util.Objects;
 
@@ -48,6 +49,7 @@ public class CapacityBufferSpec {
   @JsonPropertyDescription("A fixed number of chunks. With percentage, the larger of the two is used; limits caps the "
       + "result.")
   @Min(0)
+  @SpecReplicas
   private Integer replicas;
 
   @JsonPropertyDescription("A number of chunks as a percentage of the scalable object's replicas, rounded up. Used only "

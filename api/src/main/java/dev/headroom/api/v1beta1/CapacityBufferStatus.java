@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.headroom.api.ConditionJson;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -22,6 +23,7 @@ public class CapacityBufferStatus {
   private LocalObjectRef podTemplateRef;
 
   @JsonPropertyDescription("The number of chunks the autoscaler keeps available.")
+  @StatusReplicas
   private Integer replicas;
 
   @JsonPropertyDescription("The generation of the managed PodTemplate when the status was written.")

@@ -37,6 +37,10 @@ import tools.jackson.databind.JsonNode;
  *   <li>The structural schema is checked per node in kube-openapi's order: type and format, {@code anyOf},
  *       maxLength / minLength / pattern (only the first failure of a string), date-time format, minimum, list items,
  *       enum, then the object's map values, its properties (in schema order) and its {@code required} list.</li>
+ *   <li>The scale subresource's checks (apiextensions-apiserver {@code ValidateScaleSpec}, in a create only, and
+ *       {@code ValidateScaleStatus}): the value at {@code specReplicasPath} and {@code statusReplicasPath}, if
+ *       present, must be an int64 to Go (so {@code 2.0} fails although the schema admits it) in 0..2147483647; the
+ *       field is printed as the CRD writes the path ({@code .spec.replicas}).</li>
  *   <li>{@code x-kubernetes-list-type: map} keys must be unique.</li>
  *   <li>If any error so far is of a blocking type ({@link ErrorType#blocksCel()}: Required, TypeInvalid,
  *       NotSupported, TooLong) the CEL rules are skipped and one more error says so. Otherwise both CEL rules on
@@ -80,6 +84,7 @@ import tools.jackson.databind.JsonNode;
 public final class CapacityBufferValidator {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Map<CapacityBufferVersion, SchemaValidation> SCHEMAS = loadSchemas();
+  private static final Map<CapacityBufferVersion, Scale> SCALES = loadScales();
 
   private CapacityBufferValidator() {}
 
@@ -186,13 +191,63 @@ public final class CapacityBufferValidator {
     }
     SchemaValidation schema = SCHEMAS.get(version);
     schema.prepare(tree);
-    List<FieldError> errors = schema.validate(tree);
+    Scale scale = SCALES.get(version);
+    List<FieldError> errors = schema.validate(tree, out -> {
+      if (scale != null) {
+        if (mode == Mode.CREATE) {
+          scaleReplicas(tree, scale.specReplicasPath(), out);
+        }
+        scaleReplicas(tree, scale.statusReplicasPath(), out);
+      }
+    });
     if (mode == Mode.WHOLE_OBJECT) {
       // The status subresource validates status against its own schema: the "in body" texts name the path below
       // status (conditions[0].reason in body ...), the field paths keep the status. prefix.
       errors.replaceAll(CapacityBufferValidator::relativeToStatus);
     }
     return new Outcome(tree, List.copyOf(errors));
+  }
+
+  /** A version's {@code subresources.scale} paths. */
+  private record Scale(String specReplicasPath, String statusReplicasPath) {}
+
+  /**
+   * The scale subresource's check of a replica path (apiextensions-apiserver v0.36.3
+   * {@code pkg/registry/customresource/validator.go} {@code ValidateScaleSpec}/{@code ValidateScaleStatus}, reading
+   * the value with apimachinery's {@code unstructured.NestedInt64}): absent is fine; otherwise an int64 in
+   * {@code 0..2147483647}. Anything else, even a whole number written as {@code 2.0} (a float64 to Go), is an accessor
+   * error, reported with the value 0.
+   */
+  private static void scaleReplicas(Map<String, Object> tree, String path, List<FieldError> errors) {
+    String[] fields = path.startsWith(".") ? path.substring(1).split("\\.") : path.split("\\.");
+    List<String> location = List.of(fields);
+    Object val = tree;
+    for (int i = 0; i < fields.length; i++) {
+      if (val == null) {
+        return;
+      }
+      if (!(val instanceof Map<?, ?> m)) {
+        String at = "." + String.join(".", List.of(fields).subList(0, i + 1));
+        errors.add(new FieldError(path, location, ErrorType.INVALID, 0L, at + " accessor error: " + GoFormat.plainV(val)
+            + " is of the type " + GoFormat.goType(val) + ", expected map[string]interface{}"));
+        return;
+      }
+      if (!m.containsKey(fields[i])) {
+        return;
+      }
+      val = m.get(fields[i]);
+    }
+    if (!(val instanceof Long || val instanceof Integer)) {
+      errors.add(new FieldError(path, location, ErrorType.INVALID, 0L, "." + String.join(".", fields) + " accessor error: "
+          + GoFormat.plainV(val) + " is of the type " + GoFormat.goType(val) + ", expected int64"));
+      return;
+    }
+    long n = ((Number) val).longValue();
+    if (n < 0) {
+      errors.add(new FieldError(path, location, ErrorType.INVALID, n, "should be a non-negative integer"));
+    } else if (n > Integer.MAX_VALUE) {
+      errors.add(new FieldError(path, location, ErrorType.INVALID, n, "should be less than or equal to " + Integer.MAX_VALUE));
+    }
   }
 
   private static FieldError relativeToStatus(FieldError e) {
@@ -249,7 +304,20 @@ public final class CapacityBufferValidator {
     }
   }
 
-  private static Map<CapacityBufferVersion, SchemaValidation> loadSchemas() {
+  private static Map<CapacityBufferVersion, Scale> loadScales() {
+    Map<CapacityBufferVersion, Scale> scales = new EnumMap<>(CapacityBufferVersion.class);
+    for (JsonNode v : crd().path("spec").path("versions")) {
+      JsonNode scale = v.path("subresources").path("scale");
+      if (scale.isObject()) {
+        CapacityBufferVersion.fromApiVersion(CapacityBufferVersion.GROUP + "/" + v.path("name").asString())
+            .ifPresent(version -> scales.put(version, new Scale(scale.path("specReplicasPath").asString(),
+                scale.path("statusReplicasPath").asString())));
+      }
+    }
+    return scales;
+  }
+
+  private static JsonNode crd() {
     String yaml;
     try (InputStream in = CapacityBufferValidator.class.getResourceAsStream(CrdPostProcessor.CLASSPATH_LOCATION)) {
       if (in == null) {
@@ -260,7 +328,11 @@ public final class CapacityBufferValidator {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    JsonNode crd = CrdPostProcessor.parse(yaml);
+    return CrdPostProcessor.parse(yaml);
+  }
+
+  private static Map<CapacityBufferVersion, SchemaValidation> loadSchemas() {
+    JsonNode crd = crd();
     Map<CapacityBufferVersion, SchemaValidation> schemas = new EnumMap<>(CapacityBufferVersion.class);
     for (JsonNode v : crd.path("spec").path("versions")) {
       CapacityBufferVersion.fromApiVersion(CapacityBufferVersion.GROUP + "/" + v.path("name").asString())

@@ -125,6 +125,63 @@ final class GoFormat {
         && (type != Character.SPACE_SEPARATOR || cp == ' ');
   }
 
+  /**
+   * Go's {@code %v} of a value decoded from JSON into {@code interface{}} (as in apimachinery's accessor errors):
+   * strings bare, int64 and float64 as numbers, {@code [a b]} for lists, {@code map[k:v]} (keys sorted) for maps,
+   * {@code <nil>} for null.
+   */
+  static String plainV(Object v) {
+    if (v == null) {
+      return "<nil>";
+    }
+    if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) {
+      return floatV(((Number) v).doubleValue());
+    }
+    if (v instanceof java.util.List<?> list) {
+      StringBuilder b = new StringBuilder("[");
+      for (int i = 0; i < list.size(); i++) {
+        b.append(i == 0 ? "" : " ").append(plainV(list.get(i)));
+      }
+      return b.append(']').toString();
+    }
+    if (v instanceof java.util.Map<?, ?> map) {
+      StringBuilder b = new StringBuilder("map[");
+      boolean first = true;
+      for (var e : new java.util.TreeMap<>(map).entrySet()) {
+        b.append(first ? "" : " ").append(e.getKey()).append(':').append(plainV(e.getValue()));
+        first = false;
+      }
+      return b.append(']').toString();
+    }
+    return String.valueOf(v);
+  }
+
+  /** Go's {@code %T} of a value decoded from JSON into {@code interface{}}. */
+  static String goType(Object v) {
+    if (v == null) {
+      return "<nil>";
+    }
+    if (v instanceof String) {
+      return "string";
+    }
+    if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) {
+      return "float64";
+    }
+    if (v instanceof Number) {
+      return "int64";
+    }
+    if (v instanceof Boolean) {
+      return "bool";
+    }
+    if (v instanceof java.util.List<?>) {
+      return "[]interface {}";
+    }
+    if (v instanceof java.util.Map<?, ?>) {
+      return "map[string]interface {}";
+    }
+    return v.getClass().getSimpleName();
+  }
+
   /** Go's {@code %v} for a float64: shortest digits, exponent form below 1e-4 or from 1e+06 (per {@code %g}). */
   static String floatV(double d) {
     if (Double.isNaN(d)) {

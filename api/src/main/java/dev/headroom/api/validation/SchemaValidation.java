@@ -136,8 +136,17 @@ final class SchemaValidation {
 
   /** Validates a prepared tree; the errors are in the order kube-apiserver reports them. */
   List<FieldError> validate(Object root) {
+    return validate(root, errors -> { });
+  }
+
+  /**
+   * Validates a prepared tree; {@code afterSchema} adds the errors kube-apiserver's CR validator reports after the
+   * schema's and before the list-map and CEL checks (the scale subresource's replica checks).
+   */
+  List<FieldError> validate(Object root, java.util.function.Consumer<List<FieldError>> afterSchema) {
     List<FieldError> errors = new ArrayList<>();
     validate(schema, root, "", List.of(), errors);
+    afterSchema.accept(errors);
     listMaps(schema, root, "", List.of(), errors);
     boolean blocking = errors.stream().anyMatch(e -> e.type().blocksCel());
     if (blocking) {

@@ -1,6 +1,7 @@
 package dev.headroom.api.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,11 +43,41 @@ class GeneratedCrdTest {
         .isEqualTo(generated());
   }
 
+  /**
+   * Equivalent to upstream's CRD except for one addition: the scale subresource of kubernetes/autoscaler PR #10320
+   * ({@code specReplicasPath: .spec.replicas}, {@code statusReplicasPath: .status.replicas}, no
+   * {@code labelSelectorPath}) on every version. Nothing else may differ.
+   */
   @Test
-  void generatedCrdIsEquivalentToUpstream() throws IOException {
+  void generatedCrdIsEquivalentToUpstreamPlusTheScaleSubresource() throws IOException {
     JsonNode upstream = CrdPostProcessor.parse(resource(UPSTREAM));
-    JsonNode ours = CrdPostProcessor.parse(generated());
-    assertThat(CrdEquivalence.firstDifference(upstream, ours)).isEmpty();
+    ObjectNode ours = CrdPostProcessor.parse(generated());
+    assertThat(CrdEquivalence.firstDifference(upstream, withoutScaleSubresource(ours))).isEmpty();
+  }
+
+  @Test
+  void theAllowedAdditionIsExactlyPr10320sShape() throws IOException {
+    ObjectNode withSelector = CrdPostProcessor.parse(generated());
+    ((ObjectNode) withSelector.at("/spec/versions/1/subresources/scale")).put("labelSelectorPath", ".status.selector");
+    assertThatThrownBy(() -> withoutScaleSubresource(withSelector)).isInstanceOf(AssertionError.class)
+        .hasMessageContaining("labelSelectorPath");
+    ObjectNode otherPath = CrdPostProcessor.parse(generated());
+    ((ObjectNode) otherPath.at("/spec/versions/0/subresources/scale")).put("specReplicasPath", ".spec.limits");
+    assertThatThrownBy(() -> withoutScaleSubresource(otherPath)).isInstanceOf(AssertionError.class);
+  }
+
+  /** The one allowed addition, checked exactly, then removed so the rest can be compared with upstream. */
+  static ObjectNode withoutScaleSubresource(ObjectNode crd) {
+    ObjectNode copy = crd.deepCopy();
+    for (JsonNode v : copy.path("spec").path("versions")) {
+      JsonNode scale = v.path("subresources").path("scale");
+      assertThat(scale.propertyNames()).as("version %s: subresources.scale", v.path("name").asString())
+          .containsExactlyInAnyOrder("specReplicasPath", "statusReplicasPath");
+      assertThat(scale.path("specReplicasPath").asString()).isEqualTo(".spec.replicas");
+      assertThat(scale.path("statusReplicasPath").asString()).isEqualTo(".status.replicas");
+      ((ObjectNode) v.path("subresources")).remove("scale");
+    }
+    return copy;
   }
 
   @Test
@@ -56,11 +87,11 @@ class GeneratedCrdTest {
   }
 
   @Test
-  void noDeprecationWarningAndOnlyTheStatusSubresource() throws IOException {
+  void noDeprecationWarningAndOnlyTheStatusAndScaleSubresources() throws IOException {
     JsonNode crd = CrdPostProcessor.parse(generated());
     for (JsonNode v : crd.path("spec").path("versions")) {
       assertThat(v.has("deprecationWarning")).isFalse();
-      assertThat(v.path("subresources").propertyNames()).containsExactly("status");
+      assertThat(v.path("subresources").propertyNames()).containsExactlyInAnyOrder("scale", "status");
     }
   }
 

@@ -30,8 +30,8 @@ class AdmitTest {
         unknown: 1
         spec:
           scalableRef: {apiGroup: apps, kind: Deployment, name: web, extra: x}
-          percentage: 20
-          replicas: 2.0
+          percentage: 20.0
+          replicas: 2
           limits: {cpu: 4, memory: 16Gi}
         status: {replicas: 7}
         """);
@@ -80,11 +80,12 @@ class AdmitTest {
   @Test
   void valuesBeyondInt32AreRejectedByTheRangeCheck() {
     ObjectNode tree = CrdPostProcessor.parse("{spec: {replicas: 3000000000}}");
+    String scale = ".spec.replicas: Invalid value: 3000000000: should be less than or equal to 2147483647";
     assertThat(CapacityBufferValidator.validate(tree, V1BETA1)).extracting(FieldError::message)
-        .containsExactly(CapacityBufferValidatorTest.INT32);
+        .containsExactly(CapacityBufferValidatorTest.INT32, scale);
     assertThatThrownBy(() -> CapacityBufferValidator.admit(tree, V1BETA1, Mode.CREATE))
         .isInstanceOfSatisfying(InvalidCapacityBufferException.class, e -> assertThat(e.errors())
-            .extracting(FieldError::message).containsExactly(CapacityBufferValidatorTest.INT32));
+            .extracting(FieldError::message).containsExactly(CapacityBufferValidatorTest.INT32, scale));
   }
 
   @Test

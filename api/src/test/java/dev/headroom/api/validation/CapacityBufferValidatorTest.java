@@ -32,6 +32,14 @@ class CapacityBufferValidatorTest {
   static final String QUANTITY = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?"
       + "(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
+  /** The scale subresource's check of spec.replicas (validator.go ValidateScaleSpec), after the schema's errors. */
+  static String scaleAccessor(String value, String goType) {
+    return ".spec.replicas: Invalid value: 0: .spec.replicas accessor error: " + value + " is of the type " + goType
+        + ", expected int64";
+  }
+
+  static final String SCALE_NEGATIVE = ".spec.replicas: Invalid value: -1: should be a non-negative integer";
+
   /** Rows valid for both versions: the same YAML gives the same messages. */
   static Stream<Arguments> bothVersions() {
     List<Arguments> rows = new ArrayList<>();
@@ -55,32 +63,41 @@ class CapacityBufferValidatorTest {
     rows.add(rowRoot("missing spec", "{metadata: {name: b}}", "spec: Required value", BLOCKED));
     rows.add(rowRoot("null spec", "{spec: null}", "spec: Required value", BLOCKED));
     rows.add(rowRoot("spec of the wrong type", "{spec: x}",
-        "spec: Invalid value: \"string\": spec in body must be of type object: \"string\"", BLOCKED));
+        "spec: Invalid value: \"string\": spec in body must be of type object: \"string\"",
+        ".spec.replicas: Invalid value: 0: .spec.replicas accessor error: x is of the type string, expected "
+            + "map[string]interface{}", BLOCKED));
     rows.add(rowRoot("metadata of the wrong type", "{metadata: 5, spec: {}}",
         "metadata: Invalid value: \"integer\": metadata in body must be of type object: \"integer\"", BLOCKED));
     rows.add(rowRoot("unknown fields are pruned, not rejected",
         "{foo: 1, spec: {bar: 2, podTemplateRef: {name: t, baz: 3}, replicas: 1}}"));
     // replicas and percentage
     rows.add(row("replicas 0 passes", "{replicas: 0}"));
-    rows.add(row("replicas -1 fails minimum", "{replicas: -1}",
-        "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"));
+    rows.add(row("replicas -1 fails minimum and the scale check", "{replicas: -1}",
+        "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0", SCALE_NEGATIVE));
     rows.add(row("percentage -1 fails minimum", "{percentage: -1}",
         "spec.percentage: Invalid value: -1: spec.percentage in body should be greater than or equal to 0"));
     rows.add(row("percentage has no maximum", "{scalableRef: {kind: Deployment, name: w}, percentage: 1000}"));
     rows.add(row("replicas beyond int32 fails the range check (not blocking)", "{replicas: 3000000000}",
-        "<nil>: Invalid value: \"\": Checked value must be of type integer with format int32 in spec.replicas"));
+        "<nil>: Invalid value: \"\": Checked value must be of type integer with format int32 in spec.replicas",
+        ".spec.replicas: Invalid value: 3000000000: should be less than or equal to 2147483647"));
     rows.add(row("replicas as a string is a type error", "{replicas: '3'}",
-        "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"", BLOCKED));
-    rows.add(row("replicas 2.0 is an integer", "{replicas: 2.0}"));
+        "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"",
+        scaleAccessor("3", "string"), BLOCKED));
+    rows.add(row("replicas 2.0 is an integer to the schema, a float64 to the scale check", "{replicas: 2.0}",
+        scaleAccessor("2", "float64")));
     rows.add(row("replicas 1.5 is a format error", "{replicas: 1.5}",
-        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", INT32, BLOCKED));
+        "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", INT32,
+        scaleAccessor("1.5", "float64"), BLOCKED));
     rows.add(row("replicas -1.5 fails type, range and minimum", "{replicas: -1.5}",
         "spec.replicas: Invalid value: \"float64\": spec.replicas in body must be of type int32: \"float64\"", INT32,
-        "spec.replicas: Invalid value: -1.5: spec.replicas in body should be greater than or equal to 0", BLOCKED));
+        "spec.replicas: Invalid value: -1.5: spec.replicas in body should be greater than or equal to 0",
+        scaleAccessor("-1.5", "float64"), BLOCKED));
     rows.add(row("replicas as a boolean", "{replicas: true}",
-        "spec.replicas: Invalid value: \"\": spec.replicas in body must be of type int32: \"\"", BLOCKED));
+        "spec.replicas: Invalid value: \"\": spec.replicas in body must be of type int32: \"\"",
+        scaleAccessor("true", "bool"), BLOCKED));
     rows.add(row("replicas as a list", "{replicas: [1]}",
-        "spec.replicas: Invalid value: \"array\": spec.replicas in body must be of type integer: \"array\"", BLOCKED));
+        "spec.replicas: Invalid value: \"array\": spec.replicas in body must be of type integer: \"array\"",
+        scaleAccessor("[1]", "[]interface {}"), BLOCKED));
     // refs
     rows.add(row("podTemplateRef without name", "{podTemplateRef: {}, replicas: 1}",
         "spec.podTemplateRef.name: Required value", BLOCKED));
@@ -131,7 +148,7 @@ class CapacityBufferValidatorTest {
         "{podTemplateRef: {name: ''}, replicas: -1, limits: {cpu: x}}",
         "spec.limits.cpu: Invalid value: \"x\": spec.limits.cpu in body should match '" + QUANTITY + "'",
         "spec.podTemplateRef.name: Invalid value: \"\": spec.podTemplateRef.name in body should be at least 1 chars long",
-        "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"));
+        "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0", SCALE_NEGATIVE));
     List<Arguments> out = new ArrayList<>();
     for (Arguments a : rows) {
       for (CapacityBufferVersion v : CapacityBufferVersion.values()) {
@@ -173,7 +190,11 @@ class CapacityBufferValidatorTest {
     return Stream.of(
         arguments("valid status", "{podTemplateRef: {name: p}, replicas: 0, podTemplateGeneration: 0, "
             + "provisioningStrategy: buffer.x-k8s.io/active-capacity, conditions: [" + CONDITION + "}]}", List.of()),
-        arguments("negative status.replicas has no minimum", "{replicas: -1}", List.of()),
+        arguments("negative status.replicas has no schema minimum, but the scale check rejects it", "{replicas: -1}",
+            List.of(".status.replicas: Invalid value: -1: should be a non-negative integer")),
+        arguments("status.replicas 2.0 is a float64 to the scale check", "{replicas: 2.0}",
+            List.of(".status.replicas: Invalid value: 0: .status.replicas accessor error: 2 is of the type float64, "
+                + "expected int64")),
         arguments("status.podTemplateRef with an empty name", "{podTemplateRef: {name: ''}}",
             List.of("status.podTemplateRef.name: Invalid value: \"\": podTemplateRef.name in body should be "
                 + "at least 1 chars long")),
@@ -230,7 +251,8 @@ class CapacityBufferValidatorTest {
   void everyErrorLocatesItsNode(CapacityBufferVersion version, String yaml, List<String> expected) {
     for (FieldError e : CapacityBufferValidator.validate(CrdPostProcessor.parse(yaml), version)) {
       if (!e.field().equals("<nil>")) {
-        assertThat(String.join(".", e.location())).isEqualTo(e.field());
+        // the scale subresource's checks name the CRD's path as written, with its leading dot (.spec.replicas)
+        assertThat(String.join(".", e.location())).isEqualTo(e.field().replaceFirst("^\\.", ""));
       }
     }
   }
