@@ -74,6 +74,7 @@ public final class Manager implements AutoCloseable {
   private final AtomicInteger exitCode = new AtomicInteger();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean leadersRunning = new AtomicBoolean();
   private volatile CrdWait crdWait;
   private HttpEndpoints http;
   private MetricsServer metricsServer;
@@ -100,13 +101,15 @@ public final class Manager implements AutoCloseable {
       @Override
       public void onStartLeading() {
         leaderGauge.set(1);
-        leaders.forEach(Runnable::start);
+        if (leadersRunning.compareAndSet(false, true)) {
+          leaders.forEach(Runnable::start);
+        }
       }
 
       @Override
       public void onStopLeading(boolean released) {
         leaderGauge.set(0);
-        leaders.forEach(Manager::stopQuietly);
+        stopLeaders();
         if (!released && !closed.get()) {
           LOG.error("lost leadership of {}/{}: stopping so that a fresh process campaigns again", options.lease().namespace(), options.lease().name());
           exitCode.set(1);
@@ -286,6 +289,13 @@ public final class Manager implements AutoCloseable {
     return terminated.await(timeout, unit);
   }
 
+  /** Stops the leader runnables once per leadership term. */
+  private void stopLeaders() {
+    if (leadersRunning.compareAndSet(true, false)) {
+      leaders.forEach(Manager::stopQuietly);
+    }
+  }
+
   private static void stopQuietly(Runnable r) {
     try {
       r.stop();
@@ -303,7 +313,7 @@ public final class Manager implements AutoCloseable {
     LOG.info("shutting down: finishing the work in flight and releasing the lease");
     health.closing();
     scheduler.shutdownNow();
-    leaders.forEach(Manager::stopQuietly);
+    stopLeaders();
     leadership.stop();
     always.forEach(Manager::stopQuietly);
     cache.close();
