@@ -170,7 +170,7 @@ public final class MetricsServer implements AutoCloseable {
     Exception last = null;
     for (String algorithm : algorithms) {
       try (InputStream c = new ByteArrayInputStream(cert); InputStream k = new ByteArrayInputStream(key)) {
-        return CertUtils.createKeyStore(c, k, algorithm, new char[0], null, STORE_PASSWORD);
+        return CertUtils.createKeyStore(c, k, algorithm, STORE_PASSWORD, null, STORE_PASSWORD);
       } catch (GeneralSecurityException | IOException | RuntimeException e) {
         last = e;
       }
