@@ -87,7 +87,7 @@ class SecureMetricsE2eTest {
         }
       }
     }
-    namespace = bed.createNamespace(bed.namespace("metrics"));
+    namespace = bed.namespace("metrics");
     String readerToken = token(admin, "scraper");
     String strangerToken = token(admin, "stranger");
     binding = namespace + "-scraper";
