@@ -7,6 +7,8 @@ import dev.headroom.controller.Flags;
 import dev.headroom.controller.autoscaling.AutoscalerRuntime;
 import dev.headroom.controller.autoscaling.AutoscalerSettings;
 import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.http.MetricsServer;
+import dev.headroom.controller.manager.Manager;
 import dev.headroom.controller.health.CrdWait;
 import dev.headroom.controller.provider.NodeGroupConfig;
 import dev.headroom.controller.logging.LogFormat;
@@ -84,6 +86,21 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = Flags.HTTP_PORT, paramLabel = "PORT", defaultValue = "8080", description = "port of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE})")
   int httpPort;
 
+  @Option(names = Flags.METRICS_SECURE, arity = "0..1", defaultValue = "false", fallbackValue = "true",
+      description = "serve /metrics over HTTPS on " + Flags.METRICS_PORT + ", each scrape authenticated (TokenReview) and authorized "
+          + "(SubjectAccessReview: get on the non-resource URL /metrics) through the API server; false serves it in plain HTTP on "
+          + Flags.HTTP_PORT + " for local use (default: ${DEFAULT-VALUE}; the manifests in deploy/ and the Helm chart set true)")
+  boolean metricsSecure;
+
+  @Option(names = Flags.METRICS_PORT, paramLabel = "PORT", defaultValue = "8443", description = "HTTPS port of /metrics with " + Flags.METRICS_SECURE + " (default: ${DEFAULT-VALUE})")
+  int metricsPort;
+
+  @Option(names = Flags.METRICS_CERT_FILE, paramLabel = "PATH", description = "PEM certificate of the HTTPS /metrics (with " + Flags.METRICS_KEY_FILE + "; default: a self-signed one made at start)")
+  Path metricsCertFile;
+
+  @Option(names = Flags.METRICS_KEY_FILE, paramLabel = "PATH", description = "PEM private key of " + Flags.METRICS_CERT_FILE)
+  Path metricsKeyFile;
+
   @Option(names = Flags.LOG_FORMAT, paramLabel = "json|text", defaultValue = "json", description = "log lines as JSON (with a level field) or text for terminals (default: ${DEFAULT-VALUE})")
   String logFormat;
 
@@ -129,45 +146,30 @@ public final class RunCommand implements Callable<Integer> {
     }
     ApiHealth health = new ApiHealth(ApiHealth.userOf(config));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(health::install).build();
-        BufferController controller = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM, health, CrdWait.Backoff.DEFAULT)) {
-      AutoscalerRuntime autoscaler = null;
+        Manager manager = new Manager(client, options.manager(metricsServing()), health, CrdWait.Backoff.DEFAULT)) {
+      if (options.controllerEnabled()) {
+        new BufferController(manager, options, Clock.systemUTC(), Ticker.SYSTEM);
+      } else {
+        org.slf4j.LoggerFactory.getLogger(RunCommand.class).info("the buffer controller is disabled ({}=false)", Flags.CONTROLLER_ENABLED);
+      }
       if (autoscaling != null) {
         try {
-          autoscaler = AutoscalerRuntime.create(client, autoscaling, controller.metrics().registry(), Clock.systemUTC(), options.lease().identity(), health);
+          AutoscalerRuntime.create(manager, autoscaling, Clock.systemUTC(), options.lease().identity());
         } catch (IllegalArgumentException | NodeGroupConfig.InvalidNodeGroupsException e) {
           spec.commandLine().getErr().println(e.getMessage());
           return 1;
         }
-        AutoscalerRuntime a = autoscaler;
-        controller.addLeadershipListener(new Leadership.Callbacks() {
-          @Override
-          public void onStartLeading() {
-            a.onStartLeading();
-          }
-
-          @Override
-          public void onStopLeading(boolean released) {
-            a.onStopLeading();
-          }
-        });
-        // its informers list CapacityBuffers too: they start once the CRD is served
-        controller.whenServed(a::start);
-        controller.addReadinessCheck(a::notReadyReason);
-        controller.addLivenessCheck(a::notLiveReason);
       }
-      AutoscalerRuntime autoscalerToClose = autoscaler;
-      Thread hook = new Thread(() -> {
-        if (autoscalerToClose != null) {
-          autoscalerToClose.close();
-        }
-        controller.close();
-      }, "headroom-shutdown");
+      Thread hook = new Thread(manager::close, "headroom-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
-      controller.start();
-      int code = controller.awaitTermination();
-      if (autoscaler != null) {
-        autoscaler.close();
+      try {
+        manager.start();
+      } catch (IOException e) {
+        spec.commandLine().getErr().println(e.getMessage());
+        Runtime.getRuntime().removeShutdownHook(hook);
+        return 1;
       }
+      int code = manager.awaitTermination();
       if (code != 0) {
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
@@ -179,10 +181,21 @@ public final class RunCommand implements Callable<Integer> {
     }
   }
 
+  /** How {@code /metrics} is served, from the metrics flags. */
+  MetricsServer.Options metricsServing() {
+    return new MetricsServer.Options(metricsSecure, metricsPort, metricsCertFile, metricsKeyFile);
+  }
+
   /** The controller options the flags describe; an {@link IllegalArgumentException} names the bad flag. */
   ControllerOptions options() {
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException(Flags.HTTP_PORT + ": not a port: " + httpPort);
+    }
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new IllegalArgumentException(Flags.METRICS_PORT + ": not a port: " + metricsPort);
+    }
+    if ((metricsCertFile == null) != (metricsKeyFile == null)) {
+      throw new IllegalArgumentException(Flags.METRICS_CERT_FILE + " and " + Flags.METRICS_KEY_FILE + " go together (neither: a self-signed certificate)");
     }
     String ns = leaseNamespace != null ? leaseNamespace : podNamespace();
     String id = identity != null ? identity

@@ -1,5 +1,7 @@
 package dev.headroom.controller;
 
+import dev.headroom.controller.http.MetricsServer;
+import dev.headroom.controller.manager.Manager;
 import dev.headroom.controller.runtime.Leadership;
 import dev.headroom.core.buffer.BufferSettings;
 import java.time.Duration;
@@ -40,5 +42,10 @@ public record ControllerOptions(
 
   public ControllerOptions {
     namespaces = List.copyOf(namespaces);
+  }
+
+  /** The manager's part of these options, with {@code metrics} saying how {@code /metrics} is served. */
+  public Manager.Options manager(MetricsServer.Options metrics) {
+    return new Manager.Options(leaderElect, lease, timing, httpPort, metrics);
   }
 }

@@ -17,6 +17,10 @@ public final class Flags {
   public static final String LEASE_NAME_DEPRECATED = "--leader-elect-lease-name";
   public static final String IDENTITY = "--leader-elect-identity";
   public static final String HTTP_PORT = "--http-port";
+  public static final String METRICS_SECURE = "--metrics-secure";
+  public static final String METRICS_PORT = "--metrics-port";
+  public static final String METRICS_CERT_FILE = "--metrics-cert-file";
+  public static final String METRICS_KEY_FILE = "--metrics-key-file";
   public static final String LOG_FORMAT = "--log-format";
   public static final String LOG_LEVEL = "--log-level";
   public static final String RESYNC_PERIOD = "--resync-period";

@@ -40,6 +40,8 @@ public final class NamespaceReconciler implements Reconciler<String> {
   private final BufferEvents events;
   private final ReconciliationTracker tracker;
   private final Clock clock;
+  /** Per buffer UID, the resourceVersion and message of the permanent failure last reported on it (reported once). */
+  private final java.util.Map<String, String> reported = new java.util.concurrent.ConcurrentHashMap<>();
   /** The last failure logged per namespace: a namespace that keeps failing the same way logs one WARN line. */
   private final java.util.Map<String, String> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -61,6 +63,7 @@ public final class NamespaceReconciler implements Reconciler<String> {
     Instant now = clock.instant();
     NamespaceResult result = core.reconcileNamespace(namespace, view, templates, resolver, now);
     List<String> errors = new ArrayList<>(result.errors());
+    List<String> permanent = new ArrayList<>();
     List<String> written = new ArrayList<>();
     for (BufferOutcome outcome : result.buffers()) {
       CapacityBuffer computed = outcome.buffer();
@@ -73,7 +76,12 @@ public final class NamespaceReconciler implements Reconciler<String> {
         }
         StatusWriter.Outcome w = writer.write(computed);
         if (w instanceof StatusWriter.Outcome.Failed f) {
-          errors.add(f.error());
+          if (f.permanent()) {
+            permanent.add(f.error());
+            reportOnce(computed, f.error(), now);
+          } else {
+            errors.add(f.error());
+          }
           continue;
         }
         if (w instanceof StatusWriter.Outcome.Written) {
@@ -85,6 +93,13 @@ public final class NamespaceReconciler implements Reconciler<String> {
       }
       tracker.markReconciled(computed.getMetadata().getUid(), now);
     }
+    if (errors.isEmpty() && !permanent.isEmpty()) {
+      // nothing a retry can fix: the informers add the namespace again when a buffer or one of its inputs changes
+      String joined = String.join("; ", permanent);
+      lastFailure.put(namespace, joined);
+      return ReconcileResult.failed(joined);
+    }
+    errors.addAll(permanent);
     if (!errors.isEmpty()) {
       String joined = String.join("; ", errors);
       if (!written.isEmpty() || !joined.equals(lastFailure.put(namespace, joined))) {
@@ -95,6 +110,7 @@ public final class NamespaceReconciler implements Reconciler<String> {
       return ReconcileResult.retry(joined);
     }
     if (lastFailure.remove(namespace) != null) {
+      reported.keySet().removeIf(uid -> result.buffers().stream().anyMatch(o -> uid.equals(o.buffer().getMetadata().getUid())));
       LOG.info("namespace {}: reconciled again after failures", namespace);
     }
     if (!written.isEmpty()) {
@@ -107,5 +123,14 @@ public final class NamespaceReconciler implements Reconciler<String> {
       return ReconcileResult.doneRequeueAfter(wait.isNegative() ? Duration.ZERO : wait);
     }
     return ReconcileResult.done();
+  }
+
+  /** A Warning event on {@code buffer} for a permanent failure, once per buffer version and message. */
+  private void reportOnce(CapacityBuffer buffer, String error, Instant now) {
+    String uid = buffer.getMetadata().getUid();
+    String mark = buffer.getMetadata().getResourceVersion() + "|" + error;
+    if (uid == null || !mark.equals(reported.put(uid, mark))) {
+      events.warning(buffer, BufferEvents.REASON_FAILED, error + " (not retried until the buffer or its inputs change)", now);
+    }
   }
 }

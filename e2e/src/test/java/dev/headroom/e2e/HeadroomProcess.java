@@ -121,7 +121,8 @@ public final class HeadroomProcess implements AutoCloseable {
     return get(HttpEndpoints.HEALTHZ);
   }
 
-  private Answer get(String path) {
+  /** {@code GET path} on the plain HTTP port. */
+  public Answer get(String path) {
     try {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
           .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
@@ -188,7 +189,7 @@ public final class HeadroomProcess implements AutoCloseable {
     }
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {

@@ -118,7 +118,12 @@ class HelmChartEquivalenceTest {
   static Set<String> ruleTriples(Map<String, Object> role) {
     Set<String> out = new TreeSet<>();
     for (Map<String, Object> rule : (List<Map<String, Object>>) role.getOrDefault("rules", List.of())) {
-      for (Object g : (List<Object>) rule.get("apiGroups")) {
+      for (Object url : (List<Object>) rule.getOrDefault("nonResourceURLs", List.of())) {
+        for (Object v : (List<Object>) rule.get("verbs")) {
+          out.add("url:" + url + ":" + v);
+        }
+      }
+      for (Object g : (List<Object>) rule.getOrDefault("apiGroups", List.of())) {
         for (Object r : (List<Object>) rule.get("resources")) {
           for (Object v : (List<Object>) rule.get("verbs")) {
             out.add(g + "/" + r + ":" + v);
@@ -265,10 +270,42 @@ class HelmChartEquivalenceTest {
     assertThat(serviceLabels).containsAllEntriesOf(path(sm, "spec", "selector", "matchLabels"));
     List<Map<String, Object>> endpoints = (List<Map<String, Object>>) map(sm, "spec").get("endpoints");
     assertThat(endpoints).singleElement().satisfies(e -> {
-      assertThat(e.get("port")).isEqualTo("http");
+      assertThat(e.get("port")).isEqualTo("metrics");
       assertThat(e.get("path")).isEqualTo("/metrics");
+      assertThat(e.get("scheme")).isEqualTo("https");
+      assertThat(e.get("bearerTokenFile")).isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
     });
     assertThat(chart).doesNotContainKey("ServiceMonitor/headroom-controller");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void metricsAreServedOverHttpsWithTheReviewRolesAndAReaderRole() {
+    Map<String, Object> d = chart.get("Deployment/headroom-controller");
+    List<String> args = (List<String>) containers(d).get(0).get("args");
+    assertThat(args).contains("--metrics-secure=true", "--metrics-port=8443");
+    assertThat((List<Map<String, Object>>) containers(d).get(0).get("ports")).extracting(p -> p.get("name"), p -> p.get("containerPort"))
+        .contains(org.assertj.core.groups.Tuple.tuple("metrics", 8443));
+    assertThat(path(d, "spec", "template", "metadata", "annotations")).containsEntry("prometheus.io/scheme", "https")
+        .containsEntry("prometheus.io/port", "8443");
+    assertThat(ruleTriples(chart.get("ClusterRole/headroom-controller-metrics-auth")))
+        .containsExactly("authentication.k8s.io/tokenreviews:create", "authorization.k8s.io/subjectaccessreviews:create");
+    assertThat(path(chart.get("ClusterRoleBinding/headroom-controller-metrics-auth"), "roleRef").get("name")).isEqualTo("headroom-controller-metrics-auth");
+    assertThat(ruleTriples(chart.get("ClusterRole/headroom-controller-metrics-reader"))).containsExactly("url:/metrics:get");
+    assertThat((List<Map<String, Object>>) map(chart.get("Service/headroom-controller-metrics"), "spec").get("ports"))
+        .singleElement().satisfies(p -> assertThat(p.get("targetPort")).isEqualTo("metrics"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theOptionalDashboardConfigMapHoldsTheDashboardWithTheSidecarLabel() throws IOException {
+    assumeTrue(variant != null, "no variant rendering");
+    assertThat(chart).doesNotContainKey("ConfigMap/headroom-controller-dashboard");
+    Map<String, Object> cm = variant.get("ConfigMap/headroom-controller-dashboard");
+    assertThat(cm).isNotNull();
+    assertThat(map(map(cm, "metadata"), "labels")).containsEntry("grafana_dashboard", "1");
+    String json = (String) map(cm, "data").get("headroom-dashboard.json");
+    assertThat(json.strip()).isEqualTo(Files.readString(DEPLOY.resolve("grafana/headroom-dashboard.json")).strip());
   }
 
   @Test

@@ -125,6 +125,8 @@ public final class AutoscalerLoop implements AutoCloseable {
   }
 
   private void tick() {
+    org.slf4j.MDC.put(dev.headroom.controller.runtime.ControllerLoop.MDC_CONTROLLER, "autoscaler");
+    org.slf4j.MDC.put(dev.headroom.controller.runtime.ControllerLoop.MDC_RECONCILE_ID, java.util.UUID.randomUUID().toString());
     try {
       if (!ready.getAsBoolean()) {
         LOG.debug("caches not synced yet; skipping an autoscaler iteration");
@@ -141,6 +143,8 @@ public final class AutoscalerLoop implements AutoCloseable {
       }
     } finally {
       lastTick = ticker.nanoTime();
+      org.slf4j.MDC.remove(dev.headroom.controller.runtime.ControllerLoop.MDC_CONTROLLER);
+      org.slf4j.MDC.remove(dev.headroom.controller.runtime.ControllerLoop.MDC_RECONCILE_ID);
     }
   }
 

@@ -1,6 +1,9 @@
 package dev.headroom.controller.autoscaling;
 
-import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.api.v1beta1.CapacityBuffer;
+import dev.headroom.controller.health.CrdWait;
+import dev.headroom.controller.manager.InformerCache;
+import dev.headroom.controller.manager.Manager;
 import dev.headroom.controller.provider.NodeGroupSource;
 import dev.headroom.controller.provider.clusterapi.ClusterApiNames;
 import dev.headroom.controller.provider.clusterapi.ClusterApiProvider;
@@ -12,8 +15,15 @@ import dev.headroom.core.autoscaler.ClusterView;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import dev.headroom.core.autoscaler.SnapshotSimulation;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Optional;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -23,59 +33,111 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The autoscaler inside {@code headroom run}: informers, the chosen node provider (with scale-down actuation in
- * front of it), core's autoscaler over the fabric8 adapters, metrics, and the loop that runs while this replica
- * holds the same lease as the buffer controller.
+ * The autoscaler inside {@code headroom run}, as a component of the {@link Manager}: its informers (Node, Pod, PDB,
+ * CapacityBuffer, PodTemplate) come from the manager's one cache, so the kinds it shares with the buffer controller
+ * are watched once; PodGroups are watched once their CRDs are served ({@link PodGroupInformers}). The loop is a leader
+ * runnable: it iterates while this replica holds the lease the buffer controller leads under.
  */
-public final class AutoscalerRuntime implements AutoCloseable {
+public final class AutoscalerRuntime {
   /** The supported {@code --cloud-provider} values. */
   public static final List<String> PROVIDERS = List.of(KwokProvider.NAME, ClusterApiNames.PROVIDER_NAME);
 
-  private final AutoscalerInformers informers;
   private final AutoscalerLoop loop;
-  private final ExecutorService eventWriter;
+  private final ClusterListers listers;
 
-  private AutoscalerRuntime(AutoscalerInformers informers, AutoscalerLoop loop, ExecutorService eventWriter) {
-    this.informers = informers;
+  private AutoscalerRuntime(AutoscalerLoop loop, ClusterListers listers) {
     this.loop = loop;
-    this.eventWriter = eventWriter;
+    this.listers = listers;
   }
 
   /**
-   * Builds the runtime; configuration errors (unknown provider, malformed node-group file with {@code FILE:LINE}) are
-   * thrown here, before anything starts.
+   * Builds the runtime and registers it with {@code manager}; configuration errors (unknown provider, malformed
+   * node-group file with {@code FILE:LINE}) are thrown here, before anything starts.
    *
    * @throws IllegalArgumentException for an unknown provider or invalid discovery filter
    * @throws dev.headroom.controller.provider.NodeGroupConfig.InvalidNodeGroupsException for a malformed node-group file
    */
-  public static AutoscalerRuntime create(KubernetesClient client, AutoscalerSettings s, MeterRegistry registry, Clock clock, String instance) {
-    return create(client, s, registry, clock, instance, null);
+  public static AutoscalerRuntime create(Manager manager, AutoscalerSettings s, Clock clock, String instance) {
+    return create(manager, s, clock, instance, CrdWait.Backoff.DEFAULT);
   }
 
-  /** As above; with {@code health} its informers keep retrying on API errors and report them there. */
-  public static AutoscalerRuntime create(KubernetesClient client, AutoscalerSettings s, MeterRegistry registry, Clock clock, String instance,
-      ApiHealth health) {
+  /** As above, with the backoff of the PodGroup CRD lookups. */
+  public static AutoscalerRuntime create(Manager manager, AutoscalerSettings s, Clock clock, String instance, CrdWait.Backoff podGroupBackoff) {
     if (!PROVIDERS.contains(s.cloudProvider())) {
       throw new IllegalArgumentException("unknown " + AutoscalerSettings.FLAG_CLOUD_PROVIDER + " \"" + s.cloudProvider() + "\" (supported: " + String.join(", ", PROVIDERS) + ")");
     }
-    Supplier<NodeGroupProvider> providers = providerFactory(client, s, clock, null);
-    AutoscalerInformers informers = new AutoscalerInformers(client, health);
-    ClusterListers listers = informers.listers();
-    // Re-bind the provider factory to the node cache.
-    providers = providerFactory(client, s, clock, listers.nodes());
+    KubernetesClient client = manager.client();
+    InformerCache cache = manager.cache();
+    PodGroupInformers podGroups = new PodGroupInformers(client, manager.health(), podGroupBackoff);
+    PodChangeFeed podChanges = new PodChangeFeed();
+    List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    ClusterListers listers = listers(cache, podChanges, podGroups, informers);
+    CompletableFuture<Void> synced = cache.synced(informers);
+    Supplier<NodeGroupProvider> providers = providerFactory(client, s, clock, listers.nodes());
     ExecutorService eventWriter = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "headroom-autoscaler-events");
       t.setDaemon(true);
       return t;
     });
-    AutoscalerMetrics metrics = new AutoscalerMetrics(registry, s.options().maxNodesTotal());
+    AutoscalerMetrics metrics = new AutoscalerMetrics(manager.registry(), s.options().maxNodesTotal());
     PhaseTimer timer = new PhaseTimer(Ticker.SYSTEM);
     KubernetesEventSink events = new KubernetesEventSink(client, s.namespace(), clock, KubernetesEventSink.DEFAULT_DEDUP_WINDOW, eventWriter, instance);
-    Supplier<NodeGroupProvider> finalProviders = providers;
-    Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, finalProviders.get(), events, timer, clock, metrics);
+    Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, providers.get(), events, timer, clock, metrics);
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
-        informers::hasSynced);
-    return new AutoscalerRuntime(informers, loop, eventWriter);
+        () -> synced.isDone() && podGroups.hasSynced());
+    manager.add(new Manager.Runnable() {
+      @Override
+      public void start() {
+        podGroups.start();
+      }
+
+      @Override
+      public void stop() {
+        podGroups.close();
+        eventWriter.shutdown();
+      }
+    }, false);
+    manager.add(new Manager.Runnable() {
+      @Override
+      public void start() {
+        loop.start();
+      }
+
+      @Override
+      public void stop() {
+        loop.stop();
+      }
+
+      @Override
+      public String toString() {
+        return "autoscaler";
+      }
+    }, true);
+    manager.addReadinessCheck("autoscaler", () -> podGroups.hasSynced() ? Optional.empty() : Optional.of("autoscaler informer caches not synced yet: PodGroups"));
+    manager.addLivenessCheck("autoscaler", () -> loop.stalled(Duration.ofMinutes(5)));
+    return new AutoscalerRuntime(loop, listers);
+  }
+
+  /**
+   * The autoscaler's listers over {@code cache}'s cluster-wide informers (each added to {@code informers}), with the
+   * pod informer's events fed into {@code podChanges}.
+   */
+  public static ClusterListers listers(InformerCache cache, PodChangeFeed podChanges, PodGroupInformers podGroups, List<SharedIndexInformer<?>> informers) {
+    SharedIndexInformer<Node> nodes = cache.informer(Node.class);
+    SharedIndexInformer<Pod> pods = cache.informer(Pod.class);
+    pods.addEventHandler(podChanges);
+    SharedIndexInformer<PodDisruptionBudget> pdbs = cache.informer(PodDisruptionBudget.class);
+    SharedIndexInformer<CapacityBuffer> buffers = cache.informer(CapacityBuffer.class);
+    SharedIndexInformer<PodTemplate> templates = cache.informer(PodTemplate.class);
+    informers.addAll(List.of(nodes, pods, pdbs, buffers, templates));
+    return new ClusterListers(
+        nodes.getStore()::list,
+        pods.getStore()::list,
+        pdbs.getStore()::list,
+        buffers.getStore()::list,
+        (ns, name) -> Optional.ofNullable(templates.getStore().getByKey(Cache.namespaceKeyFunc(ns, name))),
+        podChanges::since,
+        podGroups::podGroups);
   }
 
   /**
@@ -112,45 +174,13 @@ public final class AutoscalerRuntime implements AutoCloseable {
     return () -> new ClusterApiProvider(client, group, ClusterApiProvider.resolveVersion(client, group), discovery, nodeLister, clock);
   }
 
-  /** Starts the informers (on every replica, so caches are warm when leadership is won). */
-  public CompletableFuture<Void> start() {
-    return informers.start();
-  }
-
-  /** True once the informers have synced. */
-  public boolean ready() {
-    return informers.hasSynced();
-  }
-
-  /** Why the autoscaler is not ready (its caches have not listed), or empty. */
-  public java.util.Optional<String> notReadyReason() {
-    return ready() ? java.util.Optional.empty() : java.util.Optional.of("autoscaler informer caches not synced yet");
-  }
-
-  /** Why the autoscaler loop counts as stuck, or empty (liveness). */
-  public java.util.Optional<String> notLiveReason() {
-    return loop.stalled(java.time.Duration.ofMinutes(5));
-  }
-
-  /** Leadership won: iterate every scan interval. */
-  public void onStartLeading() {
-    loop.start();
-  }
-
-  /** Leadership lost or released: stop iterating. */
-  public void onStopLeading() {
-    loop.stop();
-  }
-
   public AutoscalerLoop loop() {
     return loop;
   }
 
-  @Override
-  public void close() {
-    loop.stop();
-    informers.close();
-    eventWriter.shutdown();
+  /** The listers the loop reads (over the manager's cache). */
+  public ClusterListers listers() {
+    return listers;
   }
 
   /** Snapshot simulations sharing one compiled-object cache across the autoscaler's loops. */

@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * Where the autoscaler's reads come from: informer caches in production ({@link AutoscalerInformers#listers()}),
+ * Where the autoscaler's reads come from: informer caches in production ({@link AutoscalerRuntime#listers}),
  * direct API lists in tests that drive iterations step by step ({@link #fromApi}). Objects are shared with the
  * source and must not be mutated (core never mutates its inputs; it clones what it changes).
  */

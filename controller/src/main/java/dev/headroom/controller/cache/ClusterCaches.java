@@ -3,6 +3,7 @@ package dev.headroom.controller.cache;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.controller.health.ApiHealth;
+import dev.headroom.controller.manager.InformerCache;
 import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
@@ -32,7 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shared informers of the buffer controller and the enqueue rules of spec §6.2 and §6.4 on top of them:
+ * The buffer controller's informers, taken from the manager's {@link InformerCache}, and the enqueue rules of spec
+ * §6.2 and §6.4 on top of them:
  * CapacityBuffer, PodTemplate, ResourceQuota, the five built-in workload kinds and Pod, plus dynamic informers for
  * custom scalable kinds. Informers run on every replica so that caches are warm before leadership is won; only the
  * leader consumes the enqueued namespaces.
@@ -41,6 +43,7 @@ public final class ClusterCaches implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterCaches.class);
 
   private final KubernetesClient client;
+  private final InformerCache cache;
   private final Consumer<String> enqueue;
   private final KindCache<CapacityBuffer> buffers;
   private final KindCache<PodTemplate> templates;
@@ -56,25 +59,22 @@ public final class ClusterCaches implements AutoCloseable {
    * @param resync the buffer informer's resync period (5 minutes in production)
    * @param enqueue receives the namespaces to reconcile
    */
-  public ClusterCaches(KubernetesClient client, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer,
+  public ClusterCaches(InformerCache cache, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer,
       ApiHealth health) {
-    this.client = client;
+    this.client = cache.client();
+    this.cache = cache;
     this.enqueue = enqueue;
-    this.buffers = new KindCache<>("CapacityBuffer", namespaces,
-        ns -> informer(health, CapacityBuffer.class, client.resources(CapacityBuffer.class), ns, resync.toMillis()),
+    this.buffers = new KindCache<>("CapacityBuffer", namespaces, ns -> cache.informer(CapacityBuffer.class, ns, resync),
         Map.of(Indexes.BUFFER_BY_TEMPLATE, Indexes::bufferTemplate, Indexes.BUFFER_BY_SCALABLE, Indexes::bufferScalable),
         bufferHandler());
-    this.templates = new KindCache<>("PodTemplate", namespaces,
-        ns -> informer(health, PodTemplate.class, client.resources(PodTemplate.class), ns, 0), Map.of(), templateHandler());
-    this.quotas = new KindCache<>("ResourceQuota", namespaces,
-        ns -> informer(health, ResourceQuota.class, client.resources(ResourceQuota.class), ns, 0), Map.of(), quotaHandler());
-    this.pods = new KindCache<>("Pod", namespaces,
-        ns -> informer(health, Pod.class, client.resources(Pod.class), ns, 0), Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
+    this.templates = new KindCache<>("PodTemplate", namespaces, ns -> cache.informer(PodTemplate.class, ns, Duration.ZERO), Map.of(), templateHandler());
+    this.quotas = new KindCache<>("ResourceQuota", namespaces, ns -> cache.informer(ResourceQuota.class, ns, Duration.ZERO), Map.of(), quotaHandler());
+    this.pods = new KindCache<>("Pod", namespaces, ns -> cache.informer(Pod.class, ns, Duration.ZERO),
+        Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
     for (WorkloadKind kind : WorkloadKind.values()) {
       @SuppressWarnings("unchecked")
       Class<HasMetadata> type = (Class<HasMetadata>) kind.type();
-      workloads.put(kind, new KindCache<>(kind.kind(), namespaces,
-          ns -> informer(health, type, client.resources(type), ns, 0), Map.of(), workloadHandler(kind)));
+      workloads.put(kind, new KindCache<>(kind.kind(), namespaces, ns -> cache.informer(type, ns, Duration.ZERO), Map.of(), workloadHandler(kind)));
     }
     this.customKinds = new CustomKindWatches(client, namespaces, observer, this::enqueueReferencing, health);
     this.watchSync = Executors.newSingleThreadExecutor(r -> {
@@ -84,21 +84,14 @@ public final class ClusterCaches implements AutoCloseable {
     });
   }
 
-  private static <T extends HasMetadata> SharedIndexInformer<T> informer(ApiHealth health, Class<? extends HasMetadata> type,
-      io.fabric8.kubernetes.client.dsl.MixedOperation<T, ?, ?> op, String namespace, long resyncMillis) {
-    SharedIndexInformer<T> i = namespace == null ? op.inAnyNamespace().runnableInformer(resyncMillis) : op.inNamespace(namespace).runnableInformer(resyncMillis);
-    return health.track(i, ApiHealth.describe(type, namespace));
-  }
-
-  /** Starts all informers; the future completes when each has listed once. */
-  public CompletableFuture<Void> start() {
-    List<CompletableFuture<Void>> all = new ArrayList<>();
-    all.add(buffers.start());
-    all.add(templates.start());
-    all.add(quotas.start());
-    all.add(pods.start());
-    workloads.values().forEach(c -> all.add(c.start()));
-    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  /** Completes when each of these kinds' informers has listed once (after the manager started the cache). */
+  public CompletableFuture<Void> synced() {
+    List<SharedIndexInformer<?>> all = new ArrayList<>();
+    for (KindCache<?> c : List.of(buffers, templates, quotas, pods)) {
+      all.addAll(c.informers());
+    }
+    workloads.values().forEach(c -> all.addAll(c.informers()));
+    return cache.synced(all);
   }
 
   /** The kinds whose informers have not listed yet (readiness reason). */
@@ -326,14 +319,10 @@ public final class ClusterCaches implements AutoCloseable {
     return client;
   }
 
+  /** Stops the custom-kind watches; the shared informers are the manager cache's to stop. */
   @Override
   public void close() {
     watchSync.shutdownNow();
     customKinds.close();
-    buffers.close();
-    templates.close();
-    quotas.close();
-    pods.close();
-    workloads.values().forEach(KindCache::close);
   }
 }

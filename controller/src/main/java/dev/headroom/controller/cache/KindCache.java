@@ -8,14 +8,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * The informer cache of one kind: one cluster-wide informer, or one informer per watched namespace. Reads go to
- * the informer that covers the namespace.
+ * One kind's view of the manager's informers: one cluster-wide informer, or one per watched namespace, with this
+ * reader's indexes and event handler added. Reads go to the informer that covers the namespace. The informers belong
+ * to the manager's {@link dev.headroom.controller.manager.InformerCache}, which starts and stops them.
  */
-public final class KindCache<T extends HasMetadata> implements AutoCloseable {
+public final class KindCache<T extends HasMetadata> {
   private static final String ALL = "";
 
   private final String kind;
@@ -37,7 +37,7 @@ public final class KindCache<T extends HasMetadata> implements AutoCloseable {
     }
     for (SharedIndexInformer<T> i : informers.values()) {
       if (!indexers.isEmpty()) {
-        i.addIndexers(indexers);
+        dev.headroom.controller.manager.InformerCache.index(i, indexers);
       }
       if (handler != null) {
         i.addEventHandler(handler);
@@ -45,13 +45,23 @@ public final class KindCache<T extends HasMetadata> implements AutoCloseable {
     }
   }
 
-  /** Starts every informer; the future completes when all have listed once. */
-  public CompletableFuture<Void> start() {
-    List<CompletableFuture<Void>> started = new ArrayList<>();
-    for (SharedIndexInformer<T> i : informers.values()) {
-      started.add(i.start().toCompletableFuture());
-    }
-    return CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
+  /**
+   * Starts the informers; only for informers this reader built itself (the custom-kind watches), never for the
+   * manager cache's. The future completes when all have listed once.
+   */
+  public java.util.concurrent.CompletableFuture<Void> start() {
+    return java.util.concurrent.CompletableFuture.allOf(informers.values().stream().map(i -> i.start().toCompletableFuture())
+        .toArray(java.util.concurrent.CompletableFuture[]::new));
+  }
+
+  /** Stops the informers; as {@link #start()}, only for informers this reader built itself. */
+  public void close() {
+    informers.values().forEach(SharedIndexInformer::stop);
+  }
+
+  /** The informers of this kind (one per watched namespace, or one cluster-wide). */
+  public List<SharedIndexInformer<T>> informers() {
+    return List.copyOf(informers.values());
   }
 
   public String kind() {
@@ -105,8 +115,4 @@ public final class KindCache<T extends HasMetadata> implements AutoCloseable {
     return out;
   }
 
-  @Override
-  public void close() {
-    informers.values().forEach(SharedIndexInformer::stop);
-  }
 }

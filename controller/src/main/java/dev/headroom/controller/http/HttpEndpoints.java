@@ -39,7 +39,8 @@ public final class HttpEndpoints implements AutoCloseable {
    *
    * @param live empty while the process is alive and making progress, else why not
    * @param ready empty while the controller is ready, else why not
-   * @param metrics renders the current metrics in Prometheus text format
+   * @param metrics renders the current metrics in Prometheus text format; null: no {@code /metrics} here (it is served
+   *     over HTTPS by {@link MetricsServer})
    */
   public static HttpEndpoints start(int port, Supplier<Optional<String>> live, Supplier<Optional<String>> ready, Supplier<String> metrics) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
@@ -51,13 +52,15 @@ public final class HttpEndpoints implements AutoCloseable {
     server.setExecutor(executor);
     server.createContext(HEALTHZ, ex -> probe(ex, live.get()));
     server.createContext(READYZ, ex -> probe(ex, ready.get()));
-    server.createContext(METRICS, ex -> {
+    if (metrics != null) {
+      server.createContext(METRICS, ex -> {
       if (!ex.getRequestURI().getPath().equals(METRICS)) {
         respond(ex, 404, "text/plain; charset=utf-8", "not found\n");
         return;
       }
       respond(ex, 200, PROMETHEUS_CONTENT_TYPE, metrics.get());
-    });
+      });
+    }
     server.createContext("/", ex -> respond(ex, 404, "text/plain; charset=utf-8", "not found\n"));
     server.start();
     return new HttpEndpoints(server, executor);

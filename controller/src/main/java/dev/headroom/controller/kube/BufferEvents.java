@@ -22,6 +22,8 @@ public final class BufferEvents {
   private static final Logger LOG = LoggerFactory.getLogger(BufferEvents.class);
   /** Reason of the event recorded when {@code ReadyForProvisioning} turns False. */
   public static final String REASON_NOT_READY = "BufferNotReady";
+  /** Reason of the event recorded once when a reconcile fails permanently for a buffer. */
+  public static final String REASON_FAILED = "ReconcileFailed";
   /** Event source component. */
   public static final String COMPONENT = "headroom-buffer-controller";
 
@@ -57,7 +59,11 @@ public final class BufferEvents {
 
   /** Records the NotReady event for {@code buffer} (its ReadyForProvisioning message is the event message). */
   public void notReady(CapacityBuffer buffer, Instant now) {
-    String message = ready(buffer).map(Condition::getMessage).orElse(BufferConditions.MESSAGE_NOT_READY);
+    warning(buffer, REASON_NOT_READY, ready(buffer).map(Condition::getMessage).orElse(BufferConditions.MESSAGE_NOT_READY), now);
+  }
+
+  /** Records a Warning event with {@code reason} and {@code message} on {@code buffer}. */
+  public void warning(CapacityBuffer buffer, String reason, String message, Instant now) {
     String ts = now.truncatedTo(ChronoUnit.SECONDS).toString();
     Event event = new EventBuilder()
         .withNewMetadata()
@@ -69,7 +75,7 @@ public final class BufferEvents {
             .withNamespace(buffer.getMetadata().getNamespace()).withName(buffer.getMetadata().getName())
             .withUid(buffer.getMetadata().getUid()).withResourceVersion(buffer.getMetadata().getResourceVersion()).build())
         .withType("Warning")
-        .withReason(REASON_NOT_READY)
+        .withReason(reason)
         .withMessage(message)
         .withCount(1)
         .withFirstTimestamp(ts)
@@ -80,7 +86,7 @@ public final class BufferEvents {
         .build();
     try {
       client.v1().events().inNamespace(buffer.getMetadata().getNamespace()).resource(event).create();
-      metrics.event(REASON_NOT_READY);
+      metrics.event(reason);
     } catch (KubernetesClientException e) {
       metrics.apiError("create", e.getCode());
       LOG.warn("recording event on {}/{} failed: {}", buffer.getMetadata().getNamespace(), buffer.getMetadata().getName(), ApiErrors.message(e));

@@ -38,8 +38,15 @@ public final class StatusWriter {
     /** Nothing to write any more: the buffer is gone or its spec changed meanwhile (a new reconcile follows). */
     record Superseded(String why) implements Outcome {}
 
-    /** The write failed; the namespace must be requeued. */
-    record Failed(String error) implements Outcome {}
+    /**
+     * The write failed. {@code permanent}: the server rejected the status itself (400 Bad Request, 422 Invalid), so
+     * writing it again cannot succeed until the buffer or its inputs change; else the namespace is retried.
+     */
+    record Failed(String error, boolean permanent) implements Outcome {
+      public Failed(String error) {
+        this(error, false);
+      }
+    }
   }
 
   private final KubernetesClient client;
@@ -68,7 +75,7 @@ public final class StatusWriter {
         }
         if (e.getCode() != 409) {
           metrics.statusWrite("error");
-          return new Outcome.Failed("status update of " + ns + "/" + name + " failed: " + ApiErrors.message(e));
+          return new Outcome.Failed("status update of " + ns + "/" + name + " failed: " + ApiErrors.message(e), e.getCode() == 400 || e.getCode() == 422);
         }
         metrics.statusWrite("conflict");
         if (i >= MAX_ATTEMPTS) {

@@ -48,30 +48,31 @@ public final class ControllerMetrics {
   public static final String WORKQUEUE_RETRIES = "headroom_workqueue_retries_total";
   /** Keys added. */
   public static final String WORKQUEUE_ADDS = "headroom_workqueue_adds_total";
-  /** 1 while this replica leads. */
-  public static final String LEADER = "headroom_leader";
+  /** 1 while this replica leads (registered by the manager). */
+  public static final String LEADER = dev.headroom.controller.manager.Manager.LEADER_METRIC;
   /** 1 once the server refused dry-run pod creation and the defaulting resolver took over. */
   public static final String DRY_RUN_FALLBACK = "headroom_pod_dry_run_fallback";
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry;
   private final Clock clock;
-  private final Supplier<Collection<CapacityBuffer>> buffers;
+  private volatile Supplier<Collection<CapacityBuffer>> buffers = List::of;
   private final ReconciliationTracker tracker;
   private final MultiGauge byCondition;
   private final AtomicReference<ReconciliationTracker.Oldest> oldest;
-  private final AtomicInteger leader = new AtomicInteger();
   private final AtomicInteger dryRunFallback = new AtomicInteger();
   private final Counter retries;
   private final Counter adds;
 
-  /**
-   * @param buffers all buffers in the caches, read at scrape time
-   * @param queueDepth current work-queue depth
-   * @param queueWaiting keys waiting for a delay
-   */
+  /** As below on a registry of its own, with the gauges bound at once (tests). */
   public ControllerMetrics(Clock clock, Supplier<Collection<CapacityBuffer>> buffers, ReconciliationTracker tracker, IntSupplier queueDepth, IntSupplier queueWaiting) {
+    this(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), clock, tracker);
+    bind(buffers, queueDepth, queueWaiting);
+  }
+
+  /** The counters and timers on {@code registry}; the gauges over the caches and the queue come with {@link #bind}. */
+  public ControllerMetrics(PrometheusMeterRegistry registry, Clock clock, ReconciliationTracker tracker) {
+    this.registry = registry;
     this.clock = clock;
-    this.buffers = buffers;
     this.tracker = tracker;
     this.oldest = new AtomicReference<>(new ReconciliationTracker.Oldest(clock.instant(), clock.instant()));
     Gauge.builder(name(OLDEST_RECONCILIATION), () -> oldest.get().newBuffers().getEpochSecond())
@@ -81,12 +82,19 @@ public final class ControllerMetrics {
         .description("Oldest creation time of a buffer that was never reconciled (true) and oldest last reconciliation of the others (false)")
         .tag(NEW_BUFFER_LABEL, "false").register(registry);
     byCondition = MultiGauge.builder(name(BUFFERS)).description("CapacityBuffers by condition type and status").register(registry);
-    Gauge.builder(name(WORKQUEUE_DEPTH), queueDepth::getAsInt).description("Namespaces ready to be reconciled").register(registry);
-    Gauge.builder(name(WORKQUEUE_WAITING), queueWaiting::getAsInt).description("Namespaces waiting for a backoff or a schedule boundary").register(registry);
-    Gauge.builder(name(LEADER), leader::get).description("1 while this replica holds the lease").register(registry);
     Gauge.builder(name(DRY_RUN_FALLBACK), dryRunFallback::get).description("1 once the server refused dry-run pod creation and the defaulting resolver is used").register(registry);
     retries = Counter.builder(name(WORKQUEUE_RETRIES)).description("Rate-limited re-adds of namespaces").register(registry);
     adds = Counter.builder(name(WORKQUEUE_ADDS)).description("Namespaces added to the work queue").register(registry);
+  }
+
+  /**
+   * Binds the scrape-time gauges: {@code buffers} all buffers in the caches, {@code queueDepth} the work-queue depth,
+   * {@code queueWaiting} the keys waiting for a delay.
+   */
+  public void bind(Supplier<Collection<CapacityBuffer>> buffers, IntSupplier queueDepth, IntSupplier queueWaiting) {
+    this.buffers = buffers;
+    Gauge.builder(name(WORKQUEUE_DEPTH), queueDepth::getAsInt).description("Namespaces ready to be reconciled").register(registry);
+    Gauge.builder(name(WORKQUEUE_WAITING), queueWaiting::getAsInt).description("Namespaces waiting for a backoff or a schedule boundary").register(registry);
   }
 
   private static String name(String prometheusName) {
@@ -94,11 +102,11 @@ public final class ControllerMetrics {
     return n.replace('_', '.');
   }
 
-  /** Records one namespace reconcile. */
-  public void reconciled(boolean success, Duration took) {
+  /** Records one namespace reconcile by result ({@code success}, {@code error}: retried, {@code failed}: permanent). */
+  public void reconciled(String result, Duration took) {
     Timer.builder(name(RECONCILE_DURATION).replace(".seconds", ""))
         .description("Duration of one namespace reconcile")
-        .tag("result", success ? "success" : "error")
+        .tag("result", result)
         .publishPercentileHistogram()
         .register(registry)
         .record(took.toNanos(), TimeUnit.NANOSECONDS);
@@ -130,10 +138,6 @@ public final class ControllerMetrics {
 
   public void queueRetried() {
     retries.increment();
-  }
-
-  public void leader(boolean isLeader) {
-    leader.set(isLeader ? 1 : 0);
   }
 
   public void dryRunFallback() {

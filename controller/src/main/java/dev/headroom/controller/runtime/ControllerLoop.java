@@ -2,19 +2,31 @@ package dev.headroom.controller.runtime;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The worker: takes keys from a {@link WorkQueue}, reconciles them one at a time, and applies the result (forget and
- * optional delayed re-add on success, rate-limited re-add on failure). {@link #stop} stops taking work and waits for
- * the in-flight reconcile to finish.
+ * optional delayed re-add on success, rate-limited re-add on a transient failure, forget on a permanent one).
+ * Every log line written during a reconcile carries the MDC entries {@link #MDC_CONTROLLER}, {@link #MDC_NAMESPACE}
+ * (the key up to its first {@code /}) and a fresh {@link #MDC_RECONCILE_ID}. {@link #stop} stops taking work and
+ * waits for the in-flight reconcile to finish.
  */
 public final class ControllerLoop<K> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
 
+  /** MDC key: the controller's name. */
+  public static final String MDC_CONTROLLER = "controller";
+  /** MDC key: the namespace being reconciled. */
+  public static final String MDC_NAMESPACE = "namespace";
+  /** MDC key: a random id of one reconcile, so its lines can be grouped. */
+  public static final String MDC_RECONCILE_ID = "reconcileID";
+
   private final String name;
+  private final String controller;
   private final WorkQueue<K> queue;
   private final Reconciler<K> reconciler;
   private final Listener<K> listener;
@@ -38,8 +50,14 @@ public final class ControllerLoop<K> implements AutoCloseable {
 
   /** As above, with the ticker the heartbeat is read from. */
   public ControllerLoop(String name, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener, Ticker ticker) {
+    this(name, name, queue, reconciler, listener, ticker);
+  }
+
+  /** As above; {@code controller} is the MDC value of {@link #MDC_CONTROLLER}, {@code name} the thread's. */
+  public ControllerLoop(String name, String controller, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener, Ticker ticker) {
     this.ticker = ticker;
     this.name = name;
+    this.controller = controller;
     this.queue = queue;
     this.reconciler = reconciler;
     this.listener = listener;
@@ -77,35 +95,50 @@ public final class ControllerLoop<K> implements AutoCloseable {
   public void processOne(K key) {
     long start = System.nanoTime();
     inFlight = key;
-    ReconcileResult result;
+    String k = String.valueOf(key);
+    int slash = k.indexOf('/');
+    MDC.put(MDC_CONTROLLER, controller);
+    MDC.put(MDC_NAMESPACE, slash < 0 ? k : k.substring(0, slash));
+    MDC.put(MDC_RECONCILE_ID, UUID.randomUUID().toString());
     try {
-      result = reconciler.reconcile(key);
-    } catch (Exception | LinkageError | AssertionError e) {
-      String line = e.toString();
-      int nl = line.indexOf('\n');
-      line = nl < 0 ? line : line.substring(0, nl);
-      if (!line.equals(lastFailure.put(key, line))) {
-        LOG.warn("reconcile of {} failed: {} (retrying with backoff)", key, line);
+      ReconcileResult result;
+      try {
+        result = reconciler.reconcile(key);
+      } catch (Exception e) {
+        String line = e.toString();
+        int nl = line.indexOf('\n');
+        line = nl < 0 ? line : line.substring(0, nl);
+        if (!line.equals(lastFailure.put(key, line))) {
+          LOG.warn("reconcile of {} failed: {} (retrying with backoff)", key, line);
+        }
+        LOG.debug("reconcile failure of {}", key, e);
+        result = ReconcileResult.retry(line);
+      } finally {
+        inFlight = null;
+        heartbeat = ticker.nanoTime();
       }
-      LOG.debug("reconcile failure of {}", key, e);
-      result = ReconcileResult.retry(line);
-    } finally {
-      inFlight = null;
-      heartbeat = ticker.nanoTime();
-    }
-    if (result instanceof ReconcileResult.Done) {
-      lastFailure.remove(key);
-    }
-    try {
-      if (result instanceof ReconcileResult.Done d) {
-        queue.forget(key);
-        d.requeueAfter().ifPresent(delay -> queue.addAfter(key, delay));
-      } else {
-        queue.addRateLimited(key);
+      if (result instanceof ReconcileResult.Done) {
+        lastFailure.remove(key);
+      } else if (result instanceof ReconcileResult.Failed f && !f.reason().equals(lastFailure.put(key, f.reason()))) {
+        LOG.warn("reconcile of {} failed permanently: {} (not retried until it or its inputs change)", key, f.reason());
       }
-      listener.reconciled(key, result, System.nanoTime() - start);
+      try {
+        if (result instanceof ReconcileResult.Done d) {
+          queue.forget(key);
+          d.requeueAfter().ifPresent(delay -> queue.addAfter(key, delay));
+        } else if (result instanceof ReconcileResult.Failed) {
+          queue.forget(key);
+        } else {
+          queue.addRateLimited(key);
+        }
+        listener.reconciled(key, result, System.nanoTime() - start);
+      } finally {
+        queue.done(key);
+      }
     } finally {
-      queue.done(key);
+      MDC.remove(MDC_CONTROLLER);
+      MDC.remove(MDC_NAMESPACE);
+      MDC.remove(MDC_RECONCILE_ID);
     }
   }
 

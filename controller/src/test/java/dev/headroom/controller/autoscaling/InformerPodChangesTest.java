@@ -30,9 +30,11 @@ class InformerPodChangesTest {
 
   @Test
   void theViewReportsCreatedUpdatedAndDeletedPodsSinceItsCursor() throws Exception {
-    try (AutoscalerInformers informers = new AutoscalerInformers(client)) {
-      informers.start().get();
-      ClusterView view = new PhaseTimer(Ticker.SYSTEM).timed(new InformerClusterView(informers.listers()));
+    try (dev.headroom.controller.manager.InformerCache cache = new dev.headroom.controller.manager.InformerCache(client, null);
+        PodGroupInformers podGroups = new PodGroupInformers(client, null, dev.headroom.controller.health.CrdWait.Backoff.DEFAULT)) {
+      ClusterListers listers = AutoscalerRuntime.listers(cache, new PodChangeFeed(), podGroups, new java.util.ArrayList<>());
+      cache.start().get();
+      ClusterView view = new PhaseTimer(Ticker.SYSTEM).timed(new InformerClusterView(listers));
       long cursor = view.podChangesSince(-1).orElseThrow().cursor();
 
       client.pods().inNamespace("default").resource(pod("a")).create();

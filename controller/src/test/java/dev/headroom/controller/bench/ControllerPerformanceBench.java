@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.testing.ApiCall;
 import dev.headroom.controller.testing.ApiServer;
 import dev.headroom.controller.testing.Fixtures;
@@ -40,12 +40,12 @@ class ControllerPerformanceBench {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
-  private static double count(BufferController c, String meter, String tag, String value) {
+  private static double count(RunningController c, String meter, String tag, String value) {
     var counter = c.metrics().registry().find(meter).tag(tag, value).counter();
     return counter == null ? 0 : counter.count();
   }
 
-  private static double reconciles(BufferController c) {
+  private static double reconciles(RunningController c) {
     var t = c.metrics().registry().find("headroom.reconcile.duration").tag("result", "success").timer();
     return t == null ? 0 : t.count();
   }
@@ -75,7 +75,7 @@ class ControllerPerformanceBench {
       long heapBefore = heapAfterGc();
 
       long start = System.nanoTime();
-      BufferController controller = Fixtures.start(api, "bench", Fixtures.options("bench", false, RESYNC, true));
+      RunningController controller = Fixtures.start(api, "bench", Fixtures.options("bench", false, RESYNC, true));
       try {
         await().atMost(Duration.ofMinutes(30)).pollInterval(Duration.ofMillis(200))
             .until(() -> count(controller, "headroom.status.writes", "result", "written") >= buffers);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.testing.ApiServer;
 import dev.headroom.controller.testing.Fixtures;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -34,7 +34,7 @@ class ClusterRoleTest {
   private static final String AGENT = "rbac-probe";
   private static final String NS = "probe";
   private final ApiServer api = new ApiServer();
-  private BufferController controller;
+  private RunningController controller;
 
   @AfterEach
   void stop() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.testing.ApiServer;
 import dev.headroom.controller.testing.Fixtures;
 import dev.headroom.controller.kube.BufferEvents;
@@ -30,7 +30,7 @@ class BufferControllerE2eTest {
   private static final String NS = "shop";
   private final ApiServer api = new ApiServer();
   private final KubernetesClient admin = api.admin();
-  private BufferController controller;
+  private RunningController controller;
 
   @AfterEach
   void stop() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.testing.ApiCall;
 import dev.headroom.controller.testing.ApiServer;
 import dev.headroom.controller.testing.Fixtures;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class LeaderElectionE2eTest {
   private static final String NS = "team";
   private final ApiServer api = new ApiServer();
-  private BufferController a;
-  private BufferController b;
+  private RunningController a;
+  private RunningController b;
 
   @AfterEach
   void stop() {

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.ContextInitializer;
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.controller.logging.LogFormat;
 import dev.headroom.controller.logging.Logging;
@@ -40,7 +40,7 @@ class RunRobustnessE2eTest {
 
   private final ByteArrayOutputStream log = new ByteArrayOutputStream();
   private ApiServer api;
-  private BufferController controller;
+  private RunningController controller;
 
   @BeforeEach
   void jsonLogs() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.controller.BufferController;
+import dev.headroom.controller.testing.RunningController;
 import dev.headroom.controller.metrics.ControllerMetrics;
 import dev.headroom.controller.testing.ApiCall;
 import dev.headroom.controller.testing.ApiServer;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class SteadyStateE2eTest {
   private final ApiServer api = new ApiServer();
-  private BufferController controller;
+  private RunningController controller;
 
   @AfterEach
   void stop() {

@@ -40,6 +40,45 @@ class ControllerLoopTest {
   }
 
   @Test
+  void aPermanentFailureForgetsTheKeyUntilItIsAddedAgain() {
+    AtomicInteger calls = new AtomicInteger();
+    List<String> labels = new CopyOnWriteArrayList<>();
+    ControllerLoop<String> loop = new ControllerLoop<>("test", queue, key -> {
+      calls.incrementAndGet();
+      return ReconcileResult.failed("the server rejects the status");
+    }, new ControllerLoop.Listener<>() {
+      @Override
+      public void reconciled(String key, ReconcileResult result, long nanos) {
+        labels.add(result.label());
+      }
+    });
+    queue.add("ns");
+    loop.processOne(queue.poll().orElseThrow());
+    assertThat(queue.retries("ns")).isZero();
+    ticker.advance(Duration.ofMinutes(20));
+    assertThat(queue.poll()).as("not retried").isEmpty();
+    // an input changed: an informer adds the key again
+    queue.add("ns");
+    loop.processOne(queue.poll().orElseThrow());
+    assertThat(calls).hasValue(2);
+    assertThat(labels).containsExactly("failed", "failed");
+    assertThat(ReconcileResult.retry("x").label()).isEqualTo("error");
+    assertThat(ReconcileResult.done().label()).isEqualTo("success");
+  }
+
+  @Test
+  void errorsAreNotCaughtOnlyExceptions() {
+    ControllerLoop<String> loop = new ControllerLoop<>("test", queue, key -> {
+      throw new AssertionError("a bug");
+    }, new ControllerLoop.Listener<>() {});
+    queue.add("ns");
+    String key = queue.poll().orElseThrow();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> loop.processOne(key)).isInstanceOf(AssertionError.class);
+    assertThat(loop.inFlight()).isNull();
+    assertThat(org.slf4j.MDC.get(ControllerLoop.MDC_RECONCILE_ID)).isNull();
+  }
+
+  @Test
   void aRequestedRequeueReAddsTheKeyAfterTheDelay() {
     ControllerLoop<String> loop = new ControllerLoop<>("test", queue,
         key -> ReconcileResult.doneRequeueAfter(Duration.ofMinutes(30)), new ControllerLoop.Listener<>() {});

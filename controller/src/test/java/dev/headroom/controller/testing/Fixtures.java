@@ -8,6 +8,8 @@ import dev.headroom.controller.BufferController;
 import dev.headroom.controller.ControllerOptions;
 import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.controller.health.CrdWait;
+import dev.headroom.controller.http.MetricsServer;
+import dev.headroom.controller.manager.Manager;
 import dev.headroom.controller.runtime.Leadership;
 import dev.headroom.controller.runtime.Ticker;
 import dev.headroom.core.buffer.BufferSettings;
@@ -101,30 +103,28 @@ public final class Fixtures {
   }
 
   /**
-   * Starts a controller as {@code headroom run} wires it: its client carries the {@link ApiHealth} observer, and the
-   * CRD check retries every {@code crdRetry} (tests keep it short).
+   * Starts a manager with a buffer controller as {@code headroom run} wires them: its client carries the
+   * {@link ApiHealth} observer, and the CRD check retries every {@code crdRetry} (tests keep it short).
    */
-  public static BufferController startObserved(ApiServer api, String identity, ControllerOptions options, Duration crdRetry) {
+  public static RunningController startObserved(ApiServer api, String identity, ControllerOptions options, Duration crdRetry) {
     ApiHealth health = new ApiHealth("system:serviceaccount:headroom-system:" + identity, Duration.ofSeconds(1), System::nanoTime);
     KubernetesClient client = api.client(identity, health::install);
-    BufferController c = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM, health, new CrdWait.Backoff(crdRetry, crdRetry.multipliedBy(4)));
-    try {
-      c.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return c;
+    return start(client, options, health, new CrdWait.Backoff(crdRetry, crdRetry.multipliedBy(4)));
   }
 
-  /** Starts a controller whose client identifies as {@code identity}. */
-  public static BufferController start(ApiServer api, String identity, ControllerOptions options) {
-    KubernetesClient client = api.client(identity);
-    BufferController c = new BufferController(client, options, Clock.systemUTC(), Ticker.SYSTEM);
+  /** Starts a manager and buffer controller whose client identifies as {@code identity}. */
+  public static RunningController start(ApiServer api, String identity, ControllerOptions options) {
+    return start(api.client(identity), options, new ApiHealth(null), CrdWait.Backoff.DEFAULT);
+  }
+
+  private static RunningController start(KubernetesClient client, ControllerOptions options, ApiHealth health, CrdWait.Backoff backoff) {
+    Manager manager = new Manager(client, options.manager(MetricsServer.Options.PLAIN), health, backoff);
+    BufferController c = new BufferController(manager, options, Clock.systemUTC(), Ticker.SYSTEM);
     try {
-      c.start();
+      manager.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return c;
+    return new RunningController(manager, c);
   }
 }

@@ -66,6 +66,15 @@ public final class RecordingDispatcher extends Dispatcher {
     this.denied = c -> false;
   }
 
+  /** Answers requests matching {@code matches} with 201 and the JSON {@code body} makes of the request body. */
+  public void answer(Predicate<ApiCall> matches, java.util.function.Function<String, String> body) {
+    answers.add(new Answer(matches, body));
+  }
+
+  private record Answer(Predicate<ApiCall> matches, java.util.function.Function<String, String> body) {}
+
+  private final List<Answer> answers = new CopyOnWriteArrayList<>();
+
   /** Makes dry-run pod creation fail with 403 as if RBAC denied {@code create pods}. */
   public void refuseDryRun(boolean refuse) {
     this.refuseDryRun = refuse;
@@ -96,6 +105,11 @@ public final class RecordingDispatcher extends Dispatcher {
               f.code == 409 ? "Operation cannot be fulfilled on " + call.resource() + " \"" + call.name() + "\": the object has been modified; please apply your changes to the latest version and try again"
                   : "injected failure");
         }
+      }
+    }
+    for (Answer a : answers) {
+      if (a.matches().test(call)) {
+        return new MockResponse().setResponseCode(201).setBody(a.body().apply(request.getBody().readUtf8()));
       }
     }
     if (call.dryRun() && call.method().equals("POST") && call.resource().equals("pods")) {
