@@ -1,0 +1,520 @@
+package dev.headroom.e2e;
+
+import static dev.headroom.e2e.ClusterExplain.JSON;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.headroom.cli.input.InputDocument;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue #23 item 1, "same buffers, three implementations": every example under {@code examples/buffers/} and the
+ * corpus {@code peers/corpus.yaml} (each file in fresh namespaces per implementation), applied once under Karpenter
+ * alone ({@code e2e/peers karpenter up}) and once under {@code headroom run} alone (buffer controller and the KWOK
+ * autoscaler). For every buffer the settled status (replicas, podTemplateRef, podTemplateGeneration,
+ * provisioningStrategy, and per condition type its status, reason, message and observedGeneration) and the chunks
+ * the implementation's nodes hold free for it ({@link #heldChunks}) are recorded; the differences between the peer
+ * and Headroom must be exactly {@link #KARPENTER_DIFFERENCES} (docs/peers.md explains each), so a new one fails.
+ * Skipped, with one line, when Karpenter is not built.
+ */
+class PeersCorpusE2eTest {
+  static final String KARPENTER_NODE_LABEL = "karpenter.sh/nodepool";
+  static final String ACTIVE_CAPACITY = "buffer.x-k8s.io/active-capacity";
+  static final String CORPUS = "e2e/src/test/resources/peers/corpus.yaml";
+  /** Statuses, nodes and pods unchanged this long count as settled. */
+  static final Duration SETTLE = Duration.ofSeconds(8);
+
+  /**
+   * {@code FILE:NAMESPACE/BUFFER FIELD: karpenter=… headroom=…}, one line per difference; see docs/peers.md, table
+   * "Same buffers, three implementations". Lines of the scheduled example depend on the clock: {@link #scheduled}.
+   */
+  static final List<String> KARPENTER_DIFFERENCES = List.of();
+
+  private static TestBed bed;
+  private static KubernetesClient admin;
+  private static final List<String> namespaces = new ArrayList<>();
+  private static HeadroomProcess headroom;
+  private static String group;
+  private static boolean karpenterStarted;
+
+  @BeforeAll
+  static void setUp() {
+    bed = TestBed.get();
+    admin = bed.admin();
+    Optional<Path> dir = karpenterDir();
+    if (dir.isEmpty()) {
+      System.out.println("PeersCorpusE2eTest: skipped: Karpenter's KWOK controller is not built (e2e/peers build)");
+    }
+    Assumptions.assumeTrue(dir.isPresent(), "Karpenter's KWOK controller is not built (e2e/peers build)");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (headroom != null) {
+      headroom.close();
+    }
+    deleteNamespaces(new ArrayList<>(namespaces));
+    if (karpenterStarted) {
+      peers("karpenter", "down");
+    }
+    if (group != null) {
+      admin.nodes().withLabel(AutoscalerE2eTest.GROUP_LABEL, group).delete();
+    }
+  }
+
+  /** What one implementation did with the corpus. */
+  record Outcome(String who, Map<String, JsonNode> statuses, Map<String, Integer> held, List<Node> nodes, long settledMs) {}
+
+  /** The corpus applied in fresh namespaces: {@code FILE:NS} → the namespace it went to. */
+  record Applied(Map<String, String> namespaces, List<String> admitted, List<String> foreignStrategy) {
+    /** {@code FILE:NS/NAME} of a buffer in a renamed namespace. */
+    String key(String renamedNs, String name) {
+      for (var e : namespaces.entrySet()) {
+        if (e.getValue().equals(renamedNs)) {
+          return e.getKey() + "/" + name;
+        }
+      }
+      throw new IllegalArgumentException(renamedNs);
+    }
+  }
+
+  @Test
+  void everyBufferOfTheCorpusUnderKarpenterAloneAndUnderHeadroomAloneDiffersExactlyAsDocumented() throws Exception {
+    bed.applyCrd();
+    Map<String, List<InputDocument>> files = corpusFiles();
+    String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
+
+    // 1. Karpenter alone.
+    karpenterStarted = true;
+    Instant karpenterFrom = Instant.now();
+    peers("karpenter", "up");
+    long t0 = System.nanoTime();
+    Applied kApplied = apply(files, "k" + suffix);
+    Outcome karpenter = settle("karpenter", kApplied, n -> n.getMetadata().getLabels() != null
+        && n.getMetadata().getLabels().containsKey(KARPENTER_NODE_LABEL), t0);
+    assertThat(karpenter.nodes()).as("Karpenter's nodes").isNotEmpty().allMatch(PeersCorpusE2eTest::readyAndUntainted);
+    recordRequests("Karpenter", "karpenter", karpenterFrom);
+    deleteNamespaces(new ArrayList<>(kApplied.namespaces().values()));
+    peers("karpenter", "down");
+    karpenterStarted = false;
+    await("Karpenter's nodes gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+        .until(() -> admin.nodes().withLabel(KARPENTER_NODE_LABEL).list().getItems().isEmpty());
+
+    // 2. Headroom alone: buffer controller and the KWOK autoscaler, as AutoscalerE2eTest starts them.
+    Applied hApplied = apply(files, "h" + suffix);
+    group = "corpus-" + suffix;
+    Path groups = bed.nodeGroupFile(group, 40);
+    t0 = System.nanoTime();
+    Instant headroomFrom = Instant.now();
+    List<String> args = new ArrayList<>(List.of("--leader-elect=false", "--cloud-provider=kwok", "--node-groups=" + groups,
+        "--scan-interval=1s", "--max-node-provision-time=2m"));
+    hApplied.namespaces().values().forEach(ns -> args.add("--namespace=" + ns));
+    headroom = HeadroomProcess.start(bed, "headroom-corpus-" + suffix, args);
+    String g = group;
+    Outcome ours = settle("headroom", hApplied, n -> n.getMetadata().getLabels() != null
+        && g.equals(n.getMetadata().getLabels().get(AutoscalerE2eTest.GROUP_LABEL)), t0);
+    recordRequests("Headroom", headroom.user(), headroomFrom);
+
+    List<String> actual = differences(karpenter, ours);
+    Files.write(bed.out().resolve("peers-corpus-differences.txt"), actual);
+    System.out.println("PeersCorpusE2eTest: differences (also in target/e2e/peers-corpus-differences.txt):");
+    actual.forEach(l -> System.out.println("  " + l));
+    List<String> expected = new ArrayList<>(KARPENTER_DIFFERENCES);
+    expected.addAll(scheduled(Instant.now()));
+    assertThat(actual).as("differences Karpenter / Headroom (docs/peers.md)").containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** Lines of the scheduled example, which depend on whether each window is open now. */
+  static List<String> scheduled(Instant now) {
+    return List.of();
+  }
+
+  /** True inside {@code Mon-Fri 09:00-18:00 Europe/Berlin}. */
+  static boolean officeHours(Instant now) {
+    ZonedDateTime t = now.atZone(ZoneId.of("Europe/Berlin"));
+    return t.getDayOfWeek() != DayOfWeek.SATURDAY && t.getDayOfWeek() != DayOfWeek.SUNDAY
+        && !t.toLocalTime().isBefore(LocalTime.of(9, 0)) && t.toLocalTime().isBefore(LocalTime.of(18, 0));
+  }
+
+  /** True inside {@code Mon-Sun 01:00-05:00 UTC}. */
+  static boolean nightly(Instant now) {
+    LocalTime t = now.atZone(ZoneId.of("UTC")).toLocalTime();
+    return !t.isBefore(LocalTime.of(1, 0)) && t.isBefore(LocalTime.of(5, 0));
+  }
+
+  /** Every example file and the corpus, by file stem. */
+  static Map<String, List<InputDocument>> corpusFiles() throws Exception {
+    Map<String, List<InputDocument>> out = new TreeMap<>();
+    List<Path> paths;
+    try (Stream<Path> s = Files.list(bed.root().resolve("examples/buffers"))) {
+      paths = new ArrayList<>(s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList());
+    }
+    paths.add(bed.root().resolve(CORPUS));
+    for (Path p : paths) {
+      out.put(p.getFileName().toString().replaceFirst("\\.yaml$", ""), ClusterExplain.load(p));
+    }
+    return out;
+  }
+
+  /** Each file in its own fresh namespaces ({@code NS-TAG-i}). */
+  static Applied apply(Map<String, List<InputDocument>> files, String tag) {
+    Map<String, String> renamed = new LinkedHashMap<>();
+    List<String> admitted = new ArrayList<>();
+    List<String> foreign = new ArrayList<>();
+    int i = 0;
+    for (var f : files.entrySet()) {
+      ClusterExplain.Applied a = ClusterExplain.apply(bed, f.getValue(), tag + "-" + (i++));
+      a.namespaces().forEach((orig, ns) -> {
+        renamed.put(f.getKey() + ":" + orig, ns);
+        namespaces.add(ns);
+      });
+      admitted.addAll(a.admittedBuffers());
+      for (InputDocument d : f.getValue()) {
+        Object spec = d.copyOfRaw().get("spec");
+        Object strategy = spec instanceof Map<?, ?> m ? m.get("provisioningStrategy") : null;
+        if (d.kind().equals("CapacityBuffer") && strategy != null && !strategy.equals("") && !strategy.equals(ACTIVE_CAPACITY)) {
+          String orig = d.namespace().isEmpty() ? "default" : d.namespace();
+          foreign.add(a.namespaces().get(orig) + "/" + d.name());
+        }
+      }
+    }
+    return new Applied(renamed, admitted, foreign);
+  }
+
+  /**
+   * Waits until every admitted buffer has a condition, every pod of the corpus that can run is bound, and the
+   * statuses, the implementation's Ready nodes and the pods' nodes have not changed for {@link #SETTLE}; then
+   * records the statuses (by {@code FILE:NS/NAME}, namespaces renamed back) and the chunks held free.
+   */
+  static Outcome settle(String who, Applied applied, Predicate<Node> ours, long t0) {
+    List<String> nss = new ArrayList<>(applied.namespaces().values());
+    AtomicReference<String> last = new AtomicReference<>("");
+    AtomicReference<Map<String, JsonNode>> statuses = new AtomicReference<>(Map.of());
+    AtomicReference<String> why = new AtomicReference<>("");
+    try {
+      await(who + ": the corpus's statuses and capacity settled").atMost(Duration.ofMinutes(5)).during(SETTLE)
+        .pollInterval(Duration.ofMillis(500)).until(() -> {
+          Map<String, JsonNode> s = ClusterExplain.clusterStatuses(admin, nss);
+          // a buffer of a foreign provisioning strategy may stay without status (Headroom leaves it untouched)
+          List<String> without = s.entrySet().stream().filter(e -> e.getValue().path("conditions").isEmpty())
+              .map(Map.Entry::getKey).filter(k -> !applied.foreignStrategy().contains(k)).toList();
+          boolean complete = s.size() == applied.admitted().size() && without.isEmpty();
+          List<Pod> pods = new ArrayList<>();
+          nss.forEach(ns -> pods.addAll(admin.pods().inNamespace(ns).list().getItems()));
+          List<String> pending = pods.stream().filter(p -> p.getSpec().getNodeName() == null && !finished(p))
+              .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
+          boolean bound = pending.isEmpty();
+          why.set("buffers " + s.size() + " of " + applied.admitted().size() + ", without conditions " + without + ", pending pods " + pending);
+          StringBuilder state = new StringBuilder(s.toString());
+          admin.nodes().list().getItems().stream().filter(ours).filter(PeersCorpusE2eTest::readyAndUntainted)
+              .map(n -> n.getMetadata().getName()).sorted().forEach(n -> state.append(' ').append(n));
+          pods.stream().map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName()).sorted().forEach(p -> state.append(' ').append(p));
+          boolean same = complete && bound && state.toString().equals(last.get());
+          last.set(state.toString());
+          statuses.set(s);
+          return same;
+        });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new AssertionError(who + ": not settled within 5 minutes: " + why.get(), e);
+    }
+    long settledMs = (System.nanoTime() - t0) / 1_000_000 - SETTLE.toMillis();
+    Measurements.record(who + ": corpus applied to statuses and capacity settled (ms, without the " + SETTLE.toSeconds() + " s of stillness)", settledMs);
+    Map<String, JsonNode> byKey = new TreeMap<>();
+    for (var e : statuses.get().entrySet()) {
+      String[] nsName = e.getKey().split("/", 2);
+      byKey.put(applied.key(nsName[0], nsName[1]), renameBack(e.getValue(), applied));
+    }
+    List<Node> nodes = admin.nodes().list().getItems().stream().filter(ours).toList();
+    Map<String, Integer> held = heldChunks(applied, byKey, nodes);
+    Measurements.record(who + ": nodes for the corpus", nodes.size() + " " + nodes.stream().map(PeersCorpusE2eTest::shape).sorted().toList());
+    Measurements.record(who + ": chunks held free per buffer", held);
+    return new Outcome(who, byKey, held, nodes, settledMs);
+  }
+
+  /** The status with every renamed namespace written back as the original one. */
+  static JsonNode renameBack(JsonNode status, Applied applied) {
+    String text = status.toString();
+    for (var e : applied.namespaces().entrySet()) {
+      text = text.replace(e.getValue(), e.getKey().substring(e.getKey().indexOf(':') + 1));
+    }
+    return JSON.readTree(text);
+  }
+
+  /**
+   * The chunks of each buffer that the implementation's nodes hold free: each node's allocatable less the requests
+   * of the pods bound to it (not finished), then, buffer by buffer in {@code FILE:NS/NAME} order, the buffer's
+   * {@code status.replicas} chunks (the effective requests of its pod template, resolved from its spec: the
+   * PodTemplate or the workload's template) placed first-fit onto the nodes in name order, each taking a pod slot;
+   * the count placed. A buffer without replicas or without a resolvable template holds 0.
+   */
+  static Map<String, Integer> heldChunks(Applied applied, Map<String, JsonNode> statuses, List<Node> nodes) {
+    List<Node> sorted = nodes.stream().sorted((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName())).toList();
+    Map<String, Map<String, BigDecimal>> free = new LinkedHashMap<>();
+    for (Node n : sorted) {
+      Map<String, BigDecimal> f = new HashMap<>();
+      n.getStatus().getAllocatable().forEach((r, q) -> f.put(r, Quantity.getAmountInBytes(q)));
+      free.put(n.getMetadata().getName(), f);
+    }
+    for (Pod p : admin.pods().inAnyNamespace().list().getItems()) {
+      Map<String, BigDecimal> f = p.getSpec().getNodeName() == null ? null : free.get(p.getSpec().getNodeName());
+      if (f == null || finished(p)) {
+        continue;
+      }
+      requests(p.getSpec()).forEach((r, q) -> f.merge(r, q.negate(), BigDecimal::add));
+      f.merge("pods", BigDecimal.ONE.negate(), BigDecimal::add);
+    }
+    Map<String, Integer> out = new TreeMap<>();
+    for (var e : statuses.entrySet()) {
+      int replicas = e.getValue().path("replicas").asInt(0);
+      Optional<Map<String, BigDecimal>> shape = replicas == 0 ? Optional.empty() : chunk(applied, e.getKey());
+      int placed = 0;
+      for (int i = 0; i < replicas && shape.isPresent(); i++) {
+        Optional<Map<String, BigDecimal>> fit = free.values().stream().filter(f -> fits(shape.get(), f)).findFirst();
+        if (fit.isEmpty()) {
+          break;
+        }
+        shape.get().forEach((r, q) -> fit.get().merge(r, q.negate(), BigDecimal::add));
+        fit.get().merge("pods", BigDecimal.ONE.negate(), BigDecimal::add);
+        placed++;
+      }
+      out.put(e.getKey(), placed);
+    }
+    return out;
+  }
+
+  private static boolean fits(Map<String, BigDecimal> chunk, Map<String, BigDecimal> free) {
+    if (free.getOrDefault("pods", BigDecimal.ZERO).signum() <= 0) {
+      return false;
+    }
+    return chunk.entrySet().stream().allMatch(c -> c.getValue().signum() <= 0
+        || free.getOrDefault(c.getKey(), BigDecimal.ZERO).compareTo(c.getValue()) >= 0);
+  }
+
+  /** One chunk's effective requests, from the buffer's spec in the namespace it went to. */
+  static Optional<Map<String, BigDecimal>> chunk(Applied applied, String key) {
+    String fileNs = key.substring(0, key.lastIndexOf('/'));
+    String ns = applied.namespaces().get(fileNs);
+    String name = key.substring(key.lastIndexOf('/') + 1);
+    GenericKubernetesResource b = ClusterExplain.buffers(admin, ns).stream().filter(x -> x.getMetadata().getName().equals(name))
+        .findFirst().orElseThrow();
+    JsonNode spec = JSON.valueToTree(b.getAdditionalProperties().get("spec"));
+    PodTemplateSpec template = null;
+    if (spec.has("podTemplateRef")) {
+      PodTemplate t = admin.v1().podTemplates().inNamespace(ns).withName(spec.path("podTemplateRef").path("name").asString()).get();
+      template = t == null ? null : t.getTemplate();
+    } else if (spec.has("scalableRef")) {
+      String target = spec.path("scalableRef").path("name").asString();
+      switch (spec.path("scalableRef").path("kind").asString()) {
+        case "Deployment" -> template = Optional.ofNullable(admin.apps().deployments().inNamespace(ns).withName(target).get())
+            .map(d -> d.getSpec().getTemplate()).orElse(null);
+        case "StatefulSet" -> template = Optional.ofNullable(admin.apps().statefulSets().inNamespace(ns).withName(target).get())
+            .map(d -> d.getSpec().getTemplate()).orElse(null);
+        case "ReplicaSet" -> template = Optional.ofNullable(admin.apps().replicaSets().inNamespace(ns).withName(target).get())
+            .map(d -> d.getSpec().getTemplate()).orElse(null);
+        case "Job" -> template = Optional.ofNullable(admin.batch().v1().jobs().inNamespace(ns).withName(target).get())
+            .map(d -> d.getSpec().getTemplate()).orElse(null);
+        default -> template = null;
+      }
+    }
+    return template == null ? Optional.empty() : Optional.of(requests(template.getSpec()));
+  }
+
+  /**
+   * A pod's effective requests as the scheduler counts them: the containers' and native sidecars' sum, or a regular
+   * init container's (with the sidecars started before it) if larger; a resource set only under limits counts its
+   * limit (admission's defaulting).
+   */
+  static Map<String, BigDecimal> requests(PodSpec spec) {
+    Map<String, BigDecimal> running = new HashMap<>();
+    Map<String, BigDecimal> peak = new HashMap<>();
+    for (Container c : Optional.ofNullable(spec.getInitContainers()).orElse(List.of())) {
+      Map<String, BigDecimal> r = containerRequests(c);
+      if ("Always".equals(c.getRestartPolicy())) {
+        r.forEach((k, v) -> running.merge(k, v, BigDecimal::add));
+        running.forEach((k, v) -> peak.merge(k, v, BigDecimal::max));
+      } else {
+        Map<String, BigDecimal> during = new HashMap<>(running);
+        r.forEach((k, v) -> during.merge(k, v, BigDecimal::add));
+        during.forEach((k, v) -> peak.merge(k, v, BigDecimal::max));
+      }
+    }
+    for (Container c : spec.getContainers()) {
+      containerRequests(c).forEach((k, v) -> running.merge(k, v, BigDecimal::add));
+    }
+    running.forEach((k, v) -> peak.merge(k, v, BigDecimal::max));
+    return peak;
+  }
+
+  private static Map<String, BigDecimal> containerRequests(Container c) {
+    Map<String, BigDecimal> out = new HashMap<>();
+    ResourceRequirements r = c.getResources();
+    if (r == null) {
+      return out;
+    }
+    Optional.ofNullable(r.getLimits()).orElse(Map.of()).forEach((k, q) -> out.put(k, Quantity.getAmountInBytes(q)));
+    Optional.ofNullable(r.getRequests()).orElse(Map.of()).forEach((k, q) -> out.put(k, Quantity.getAmountInBytes(q)));
+    return out;
+  }
+
+  /**
+   * One line per difference between a peer's outcome and Headroom's, for every buffer key of either: top-level
+   * status fields but {@code conditions} by JSON value; per condition type its status, reason, message and
+   * observedGeneration ("-" when absent); and the chunks held free ({@code capacity}).
+   */
+  static List<String> differences(Outcome peer, Outcome ours) {
+    List<String> out = new ArrayList<>();
+    TreeSet<String> keys = new TreeSet<>(peer.statuses().keySet());
+    keys.addAll(ours.statuses().keySet());
+    for (String key : keys) {
+      JsonNode p = peer.statuses().getOrDefault(key, JSON.createObjectNode());
+      JsonNode h = ours.statuses().getOrDefault(key, JSON.createObjectNode());
+      for (String line : statusDifferences(p, h, peer.who(), List.of("status", "reason", "message", "observedGeneration"))) {
+        out.add(key + " " + line);
+      }
+      String pc = String.valueOf(peer.held().getOrDefault(key, 0));
+      String hc = String.valueOf(ours.held().getOrDefault(key, 0));
+      if (!pc.equals(hc)) {
+        out.add(key + " capacity: " + peer.who() + "=" + pc + " headroom=" + hc);
+      }
+    }
+    return out;
+  }
+
+  static boolean finished(Pod p) {
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  static String shape(Node n) {
+    Map<String, Quantity> a = n.getStatus().getAllocatable();
+    String type = n.getMetadata().getLabels() == null ? "?" : n.getMetadata().getLabels().getOrDefault("node.kubernetes.io/instance-type", "?");
+    return type + "(" + a.get("cpu") + " cpu, " + a.get("memory") + ")";
+  }
+
+  static boolean readyAndUntainted(Node n) {
+    boolean ready = n.getStatus() != null && n.getStatus().getConditions() != null
+        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+    boolean tainted = n.getSpec().getTaints() != null
+        && n.getSpec().getTaints().stream().anyMatch(t -> t.getKey().equals("node.kubernetes.io/not-ready"));
+    return ready && !tainted;
+  }
+
+  private static void recordRequests(String who, String user, Instant from) {
+    List<AuditLog.Event> events = bed.audit().events(e -> e.user().equals(user) && !e.received().isBefore(from));
+    Measurements.record(who + ": API requests on the corpus from its start until settled (audit log)", events.size());
+    Measurements.record(who + ": of them writes", events.stream().filter(AuditLog.Event::write).count());
+  }
+
+  /** Deletes the namespaces together and waits until all are gone. */
+  static void deleteNamespaces(List<String> nss) {
+    nss.forEach(ns -> admin.namespaces().withName(ns).delete());
+    await("namespaces deleted").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(300))
+        .until(() -> nss.stream().allMatch(ns -> admin.namespaces().withName(ns).get() == null));
+    namespaces.removeAll(nss);
+  }
+
+  private static String peers(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(bed.root().resolve("e2e/peers").toString()));
+    cmd.addAll(List.of(args));
+    return Scripts.run(bed.root(), bed.scriptEnv(), Duration.ofMinutes(5), cmd.toArray(String[]::new));
+  }
+
+  /** The directory {@code e2e/peers karpenter path} prints, if Karpenter is built. */
+  static Optional<Path> karpenterDir() {
+    try {
+      return Optional.of(Path.of(peers("karpenter", "path").strip()));
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * One line per difference of two statuses, {@code FIELD: PEER=… headroom=…}: every top-level field but
+   * {@code conditions} by its JSON value, and per condition type each of {@code conditionFields} ("-" when the field
+   * or the condition is absent).
+   */
+  static List<String> statusDifferences(JsonNode peer, JsonNode ours, String who, List<String> conditionFields) {
+    List<String> out = new ArrayList<>();
+    TreeSet<String> fields = new TreeSet<>();
+    peer.propertyNames().forEach(fields::add);
+    ours.propertyNames().forEach(fields::add);
+    fields.remove("conditions");
+    for (String f : fields) {
+      String p = value(peer.get(f));
+      String h = value(ours.get(f));
+      if (!p.equals(h)) {
+        out.add(f + ": " + who + "=" + p + " headroom=" + h);
+      }
+    }
+    Map<String, JsonNode> pc = conditions(peer);
+    Map<String, JsonNode> hc = conditions(ours);
+    TreeSet<String> types = new TreeSet<>(pc.keySet());
+    types.addAll(hc.keySet());
+    for (String type : types) {
+      for (String field : conditionFields) {
+        String p = pc.containsKey(type) ? value(pc.get(type).get(field)) : "-";
+        String h = hc.containsKey(type) ? value(hc.get(type).get(field)) : "-";
+        if (!p.equals(h)) {
+          out.add("condition " + type + " " + field + ": " + who + "=" + p + " headroom=" + h);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A status value as text; RFC 3339 times in it (schedule messages) become {@code <time>}. */
+  private static String value(JsonNode n) {
+    if (n == null || n.isMissingNode() || n.isNull()) {
+      return "-";
+    }
+    String s = n.isString() ? n.asString() : n.toString();
+    return s.replaceAll("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})", "<time>");
+  }
+
+  private static Map<String, JsonNode> conditions(JsonNode status) {
+    Map<String, JsonNode> out = new TreeMap<>();
+    for (JsonNode c : status.path("conditions")) {
+      out.put(c.path("type").asString(), c);
+    }
+    return out;
+  }
+}
