@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -50,6 +52,19 @@ public final class AuditLog {
 
   /** Every completed request logged so far that matches. */
   public List<Event> events(Predicate<Event> filter) {
+    return read(filter, false);
+  }
+
+  /**
+   * One event per request (audit ID) that matches: its ResponseComplete event, or, for a request still open (a
+   * watch, which the log shows at ResponseStarted until it ends), its ResponseStarted one.
+   */
+  public List<Event> requests(Predicate<Event> filter) {
+    return read(filter, true);
+  }
+
+  private List<Event> read(Predicate<Event> filter, boolean open) {
+    Map<String, Event> started = new LinkedHashMap<>();
     List<Event> out = new ArrayList<>();
     List<String> lines;
     try {
@@ -62,17 +77,26 @@ public final class AuditLog {
         continue; // a line being written
       }
       JsonNode n = JSON.readTree(line);
-      if (!"ResponseComplete".equals(text(n, "stage"))) {
+      String stage = text(n, "stage");
+      boolean complete = "ResponseComplete".equals(stage);
+      if (!complete && !(open && "ResponseStarted".equals(stage))) {
         continue;
       }
       JsonNode ref = n.path("objectRef");
       Event e = new Event(Instant.parse(text(n, "requestReceivedTimestamp")), Instant.parse(text(n, "stageTimestamp")),
           text(n.path("user"), "username"), text(n, "verb"), text(ref, "resource"), text(ref, "subresource"),
           text(ref, "namespace"), text(ref, "name"), n.path("responseStatus").path("code").asInt(0), n);
-      if (filter.test(e)) {
+      if (!filter.test(e)) {
+        continue;
+      }
+      if (complete) {
+        started.remove(text(n, "auditID"));
         out.add(e);
+      } else {
+        started.put(text(n, "auditID"), e);
       }
     }
+    out.addAll(started.values());
     return out;
   }
 
