@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,11 +64,7 @@ class PeersCorpusE2eTest {
   /** Statuses, nodes and pods unchanged this long count as settled. */
   static final Duration SETTLE = Duration.ofSeconds(8);
 
-  /**
-   * {@code FILE:NAMESPACE/BUFFER FIELD: karpenter=… headroom=…}, one line per difference; see docs/peers.md, table
-   * "Same buffers, three implementations". Lines of the scheduled example depend on the clock: {@link #scheduled}.
-   */
-  static final List<String> KARPENTER_DIFFERENCES = List.of();
+  static final String CA_GROUP_LABEL = "headroom.dev/ca-node-group";
 
   private static TestBed bed;
   private static KubernetesClient admin;
@@ -75,16 +72,23 @@ class PeersCorpusE2eTest {
   private static HeadroomProcess headroom;
   private static String group;
   private static boolean karpenterStarted;
+  private static boolean caStarted;
+  private static boolean withKarpenter;
+  private static boolean withCa;
 
   @BeforeAll
   static void setUp() {
     bed = TestBed.get();
     admin = bed.admin();
-    Optional<Path> dir = karpenterDir();
-    if (dir.isEmpty()) {
-      System.out.println("PeersCorpusE2eTest: skipped: Karpenter's KWOK controller is not built (e2e/peers build)");
+    withKarpenter = karpenterDir().isPresent();
+    withCa = caBinary().isPresent();
+    if (!withKarpenter) {
+      System.out.println("PeersCorpusE2eTest: Karpenter's column skipped: its KWOK controller is not built (e2e/peers build)");
     }
-    Assumptions.assumeTrue(dir.isPresent(), "Karpenter's KWOK controller is not built (e2e/peers build)");
+    if (!withCa) {
+      System.out.println("PeersCorpusE2eTest: the Cluster Autoscaler's column skipped: no binary (HEADROOM_CA_BIN; docs/peers.md)");
+    }
+    Assumptions.assumeTrue(withKarpenter || withCa, "neither Karpenter nor the Cluster Autoscaler is there");
   }
 
   @AfterAll
@@ -94,7 +98,10 @@ class PeersCorpusE2eTest {
     }
     deleteNamespaces(new ArrayList<>(namespaces));
     if (karpenterStarted) {
-      peers("karpenter", "down");
+      peers(Map.of(), "karpenter", "down");
+    }
+    if (caStarted) {
+      peers(Map.of(), "ca", "down");
     }
     if (group != null) {
       admin.nodes().withLabel(AutoscalerE2eTest.GROUP_LABEL, group).delete();
@@ -105,7 +112,7 @@ class PeersCorpusE2eTest {
   record Outcome(String who, Map<String, JsonNode> statuses, Map<String, Integer> held, List<Node> nodes, long settledMs) {}
 
   /** The corpus applied in fresh namespaces: {@code FILE:NS} → the namespace it went to. */
-  record Applied(Map<String, String> namespaces, List<String> admitted, List<String> foreignStrategy) {
+  record Applied(Map<String, String> namespaces, List<String> admitted, List<String> mayStayWithoutStatus) {
     /** {@code FILE:NS/NAME} of a buffer in a renamed namespace. */
     String key(String renamedNs, String name) {
       for (var e : namespaces.entrySet()) {
@@ -118,54 +125,134 @@ class PeersCorpusE2eTest {
   }
 
   @Test
-  void everyBufferOfTheCorpusUnderKarpenterAloneAndUnderHeadroomAloneDiffersExactlyAsDocumented() throws Exception {
+  void everyBufferOfTheCorpusDiffersBetweenEachPeerAloneAndHeadroomAloneExactlyAsDocumented() throws Exception {
     bed.applyCrd();
     Map<String, List<InputDocument>> files = corpusFiles();
     String suffix = Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
+    List<String> failures = new ArrayList<>();
+    Outcome karpenter = null;
+    Outcome ca = null;
 
     // 1. Karpenter alone.
-    karpenterStarted = true;
-    Instant karpenterFrom = Instant.now();
-    peers("karpenter", "up");
-    long t0 = System.nanoTime();
-    Applied kApplied = apply(files, "k" + suffix);
-    Outcome karpenter = settle("karpenter", kApplied, n -> n.getMetadata().getLabels() != null
-        && n.getMetadata().getLabels().containsKey(KARPENTER_NODE_LABEL), t0);
-    assertThat(karpenter.nodes()).as("Karpenter's nodes").isNotEmpty().allMatch(PeersCorpusE2eTest::readyAndUntainted);
-    recordRequests("Karpenter", "karpenter", karpenterFrom);
-    deleteNamespaces(new ArrayList<>(kApplied.namespaces().values()));
-    peers("karpenter", "down");
-    karpenterStarted = false;
-    await("Karpenter's nodes gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-        .until(() -> admin.nodes().withLabel(KARPENTER_NODE_LABEL).list().getItems().isEmpty());
+    if (withKarpenter) {
+      karpenterStarted = true;
+      Instant from = Instant.now();
+      peers(Map.of(), "karpenter", "up");
+      long t0 = System.nanoTime();
+      Applied applied = apply(files, "k" + suffix);
+      karpenter = settle("karpenter", applied, labelled(KARPENTER_NODE_LABEL, null), t0);
+      assertThat(karpenter.nodes()).as("Karpenter's nodes").isNotEmpty().allMatch(PeersCorpusE2eTest::readyAndUntainted);
+      quickstartBound(applied);
+      recordRequests("karpenter", "karpenter", from);
+      deleteNamespaces(new ArrayList<>(applied.namespaces().values()));
+      peers(Map.of(), "karpenter", "down");
+      karpenterStarted = false;
+      await("Karpenter's nodes gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+          .until(() -> admin.nodes().withLabel(KARPENTER_NODE_LABEL).list().getItems().isEmpty());
+    }
 
-    // 2. Headroom alone: buffer controller and the KWOK autoscaler, as AutoscalerE2eTest starts them.
-    Applied hApplied = apply(files, "h" + suffix);
+    // 2. The Cluster Autoscaler alone, its own buffer controller and pod injection on, its KWOK group of 4-CPU nodes.
+    if (withCa) {
+      Applied applied = apply(files, "c" + suffix);
+      caStarted = true;
+      Instant from = Instant.now();
+      long t0 = System.nanoTime();
+      peers(Map.of("HEADROOM_CA_BUFFERS", "controller", "HEADROOM_CA_MAX_NODES", "40"), "ca", "up");
+      ca = settle("ca", applied, labelled(CA_GROUP_LABEL, null), t0);
+      quickstartBound(applied);
+      recordRequests("ca", "cluster-autoscaler", from);
+      deleteNamespaces(new ArrayList<>(applied.namespaces().values()));
+      peers(Map.of(), "ca", "down");
+      caStarted = false;
+      await("the Cluster Autoscaler's nodes gone").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+          .until(() -> admin.nodes().withLabel(CA_GROUP_LABEL).list().getItems().isEmpty());
+    }
+
+    // 3. Headroom alone: buffer controller and the KWOK autoscaler, as AutoscalerE2eTest starts them.
+    Applied applied = apply(files, "h" + suffix);
     group = "corpus-" + suffix;
     Path groups = bed.nodeGroupFile(group, 40);
-    t0 = System.nanoTime();
-    Instant headroomFrom = Instant.now();
+    long t0 = System.nanoTime();
+    Instant from = Instant.now();
     List<String> args = new ArrayList<>(List.of("--leader-elect=false", "--cloud-provider=kwok", "--node-groups=" + groups,
         "--scan-interval=1s", "--max-node-provision-time=2m"));
-    hApplied.namespaces().values().forEach(ns -> args.add("--namespace=" + ns));
+    applied.namespaces().values().forEach(ns -> args.add("--namespace=" + ns));
     headroom = HeadroomProcess.start(bed, "headroom-corpus-" + suffix, args);
-    String g = group;
-    Outcome ours = settle("headroom", hApplied, n -> n.getMetadata().getLabels() != null
-        && g.equals(n.getMetadata().getLabels().get(AutoscalerE2eTest.GROUP_LABEL)), t0);
-    recordRequests("Headroom", headroom.user(), headroomFrom);
+    Outcome ours = settle("headroom", applied, labelled(AutoscalerE2eTest.GROUP_LABEL, group), t0);
+    quickstartBound(applied);
+    recordRequests("headroom", headroom.user(), from);
+    Instant now = Instant.now();
 
-    List<String> actual = differences(karpenter, ours);
-    Files.write(bed.out().resolve("peers-corpus-differences.txt"), actual);
-    System.out.println("PeersCorpusE2eTest: differences (also in target/e2e/peers-corpus-differences.txt):");
-    actual.forEach(l -> System.out.println("  " + l));
-    List<String> expected = new ArrayList<>(KARPENTER_DIFFERENCES);
-    expected.addAll(scheduled(Instant.now()));
-    assertThat(actual).as("differences Karpenter / Headroom (docs/peers.md)").containsExactlyInAnyOrderElementsOf(expected);
+    if (karpenter != null) {
+      failures.addAll(compare(karpenter, ours, "karpenter-differences.txt", now));
+    }
+    if (ca != null) {
+      failures.addAll(compare(ca, ours, "ca-differences.txt", now));
+    }
+    assertThat(failures).as("differences not as documented (docs/peers.md; the actual lists are in target/e2e/)").isEmpty();
   }
 
-  /** Lines of the scheduled example, which depend on whether each window is open now. */
-  static List<String> scheduled(Instant now) {
-    return List.of();
+  /**
+   * The differences between a peer and Headroom, written to {@code target/e2e/peers-corpus-PEER.txt}, against the
+   * expected lines of {@code peers/FILE}; returns a line per unexpected or missing difference.
+   */
+  static List<String> compare(Outcome peer, Outcome ours, String file, Instant now) throws IOException {
+    List<String> actual = differences(peer, ours);
+    Files.write(bed.out().resolve("peers-corpus-" + peer.who() + ".txt"), actual);
+    List<String> expected = expected(bed.root().resolve("e2e/src/test/resources/peers").resolve(file), now);
+    List<String> out = new ArrayList<>();
+    actual.stream().filter(l -> !expected.contains(l)).forEach(l -> out.add("new:     " + l));
+    expected.stream().filter(l -> !actual.contains(l)).forEach(l -> out.add("missing: " + l));
+    System.out.println("PeersCorpusE2eTest: " + peer.who() + " / headroom: " + actual.size() + " differences, "
+        + out.size() + " not as documented");
+    return out;
+  }
+
+  /**
+   * The expected lines of a differences file: {@code [ROW] LINE} or {@code [ROW when=BUFFER:open|closed] LINE} (a line
+   * of the scheduled example that holds only while that buffer's window is open, or closed, at {@code now});
+   * {@code #} comments and blank lines skipped. ROW names the row of docs/peers.md's table, which must exist.
+   */
+  static List<String> expected(Path file, Instant now) throws IOException {
+    String docs = Files.readString(bed.root().resolve("docs/peers.md"));
+    List<String> out = new ArrayList<>();
+    for (String line : Files.exists(file) ? Files.readAllLines(file) : List.<String>of()) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\[(\\w+)(?: when=([\\w-]+):(open|closed))?\\] (.*)$").matcher(line);
+      if (!m.matches()) {
+        throw new IllegalStateException(file + ": not [ROW] LINE: " + line);
+      }
+      if (!docs.contains("| " + m.group(1) + " |")) {
+        throw new IllegalStateException(file + ": row " + m.group(1) + " is not in docs/peers.md's table");
+      }
+      if (m.group(2) != null && open(m.group(2), now) != m.group(3).equals("open")) {
+        continue;
+      }
+      out.add(m.group(4));
+    }
+    return out;
+  }
+
+  /** Whether the scheduled example's buffer's window is open at {@code now}. */
+  static boolean open(String buffer, Instant now) {
+    return switch (buffer) {
+      case "office-hours" -> officeHours(now);
+      case "nightly-batch" -> nightly(now);
+      default -> throw new IllegalArgumentException("no schedule for " + buffer);
+    };
+  }
+
+  static Predicate<Node> labelled(String label, String value) {
+    return n -> n.getMetadata().getLabels() != null && n.getMetadata().getLabels().containsKey(label)
+        && (value == null || value.equals(n.getMetadata().getLabels().get(label)));
+  }
+
+  /** The quickstart's 10 pods are bound (PeersKarpenterE2eTest's check, kept here). */
+  static void quickstartBound(Applied applied) {
+    List<Pod> pods = admin.pods().inNamespace(applied.namespaces().get("quickstart:shop")).withLabel("app", "web").list().getItems();
+    assertThat(pods).hasSize(10).allMatch(p -> p.getSpec().getNodeName() != null);
   }
 
   /** True inside {@code Mon-Fri 09:00-18:00 Europe/Berlin}. */
@@ -199,7 +286,7 @@ class PeersCorpusE2eTest {
   static Applied apply(Map<String, List<InputDocument>> files, String tag) {
     Map<String, String> renamed = new LinkedHashMap<>();
     List<String> admitted = new ArrayList<>();
-    List<String> foreign = new ArrayList<>();
+    List<String> exempt = new ArrayList<>();
     int i = 0;
     for (var f : files.entrySet()) {
       ClusterExplain.Applied a = ClusterExplain.apply(bed, f.getValue(), tag + "-" + (i++));
@@ -209,15 +296,17 @@ class PeersCorpusE2eTest {
       });
       admitted.addAll(a.admittedBuffers());
       for (InputDocument d : f.getValue()) {
-        Object spec = d.copyOfRaw().get("spec");
-        Object strategy = spec instanceof Map<?, ?> m ? m.get("provisioningStrategy") : null;
-        if (d.kind().equals("CapacityBuffer") && strategy != null && !strategy.equals("") && !strategy.equals(ACTIVE_CAPACITY)) {
+        Map<?, ?> spec = d.copyOfRaw().get("spec") instanceof Map<?, ?> m ? m : Map.of();
+        Object strategy = spec.get("provisioningStrategy");
+        boolean foreign = strategy != null && !strategy.equals("") && !strategy.equals(ACTIVE_CAPACITY);
+        boolean noRef = !spec.containsKey("podTemplateRef") && !spec.containsKey("scalableRef");
+        if (d.kind().equals("CapacityBuffer") && (foreign || noRef)) {
           String orig = d.namespace().isEmpty() ? "default" : d.namespace();
-          foreign.add(a.namespaces().get(orig) + "/" + d.name());
+          exempt.add(a.namespaces().get(orig) + "/" + d.name());
         }
       }
     }
-    return new Applied(renamed, admitted, foreign);
+    return new Applied(renamed, admitted, exempt);
   }
 
   /**
@@ -234,9 +323,10 @@ class PeersCorpusE2eTest {
       await(who + ": the corpus's statuses and capacity settled").atMost(Duration.ofMinutes(5)).during(SETTLE)
         .pollInterval(Duration.ofMillis(500)).until(() -> {
           Map<String, JsonNode> s = ClusterExplain.clusterStatuses(admin, nss);
-          // a buffer of a foreign provisioning strategy may stay without status (Headroom leaves it untouched)
+          // a buffer of a foreign provisioning strategy or without any ref may stay without status (Headroom leaves
+          // the first untouched, the Cluster Autoscaler both)
           List<String> without = s.entrySet().stream().filter(e -> e.getValue().path("conditions").isEmpty())
-              .map(Map.Entry::getKey).filter(k -> !applied.foreignStrategy().contains(k)).toList();
+              .map(Map.Entry::getKey).filter(k -> !applied.mayStayWithoutStatus().contains(k)).toList();
           boolean complete = s.size() == applied.admitted().size() && without.isEmpty();
           List<Pod> pods = new ArrayList<>();
           nss.forEach(ns -> pods.addAll(admin.pods().inNamespace(ns).list().getItems()));
@@ -440,7 +530,7 @@ class PeersCorpusE2eTest {
 
   private static void recordRequests(String who, String user, Instant from) {
     List<AuditLog.Event> events = bed.audit().events(e -> e.user().equals(user) && !e.received().isBefore(from));
-    Measurements.record(who + ": API requests on the corpus from its start until settled (audit log)", events.size());
+    Measurements.record(who + ": API requests on the corpus from its start until settled (audit log, user " + user + ")", events.size());
     Measurements.record(who + ": of them writes", events.stream().filter(AuditLog.Event::write).count());
   }
 
@@ -452,16 +542,27 @@ class PeersCorpusE2eTest {
     namespaces.removeAll(nss);
   }
 
-  private static String peers(String... args) {
+  private static String peers(Map<String, String> extraEnv, String... args) {
     List<String> cmd = new ArrayList<>(List.of(bed.root().resolve("e2e/peers").toString()));
     cmd.addAll(List.of(args));
-    return Scripts.run(bed.root(), bed.scriptEnv(), Duration.ofMinutes(5), cmd.toArray(String[]::new));
+    Map<String, String> env = new HashMap<>(bed.scriptEnv());
+    env.putAll(extraEnv);
+    return Scripts.run(bed.root(), env, Duration.ofMinutes(5), cmd.toArray(String[]::new));
+  }
+
+  /** The binary {@code e2e/peers ca path} prints, if there is one. */
+  static Optional<Path> caBinary() {
+    try {
+      return Optional.of(Path.of(peers(Map.of(), "ca", "path").strip()));
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
   }
 
   /** The directory {@code e2e/peers karpenter path} prints, if Karpenter is built. */
   static Optional<Path> karpenterDir() {
     try {
-      return Optional.of(Path.of(peers("karpenter", "path").strip()));
+      return Optional.of(Path.of(peers(Map.of(), "karpenter", "path").strip()));
     } catch (IllegalStateException e) {
       return Optional.empty();
     }
