@@ -171,6 +171,8 @@ class PeersCaE2eTest {
         .isNotEmpty().isSubsetOf(headroomOwns).contains("condition ReadyForProvisioning", "replicas", "podTemplateRef");
     assertThat(changedBy.get(CA_USER)).as("CA changed its Provisioning condition only")
         .containsExactly("condition Provisioning");
+    assertThat(changes).as("no write moved a condition's lastTransitionTime without its status flipping")
+        .allMatch(c -> c.movedTimes().isEmpty());
     assertThat(changedBy.keySet()).as("nobody else changed the status").containsExactlyInAnyOrder(headroom.user(), CA_USER, "admin");
     assertThat(changedBy.get("admin")).as("the test's own create carries no status").isEmpty();
     assertThat(BufferConditionWriter.AUTOSCALER_CONDITIONS).as("the condition types Headroom's own autoscaler writes")
@@ -223,10 +225,11 @@ class PeersCaE2eTest {
   }
 
   /** One successful status-changing write: who, and which parts of the status it changed. */
-  record Change(String user, String verb, long resourceVersion, Instant at, Set<String> parts) {
+  record Change(String user, String verb, long resourceVersion, Instant at, Set<String> parts, Set<String> movedTimes) {
     @Override
     public String toString() {
-      return at + " rv " + resourceVersion + " " + user + " " + verb + " " + parts;
+      return at + " rv " + resourceVersion + " " + user + " " + verb + " " + parts
+          + (movedTimes.isEmpty() ? "" : " lastTransitionTime moved without a flip: " + movedTimes);
     }
   }
 
@@ -247,7 +250,7 @@ class PeersCaE2eTest {
       JsonNode now = e.raw().path("responseObject").path("status");
       if (rv != previousVersion) {
         out.add(new Change(e.user(), e.verb() + (e.subresource().isEmpty() ? "" : " " + e.subresource()), rv, e.completed(),
-            parts(previous, now)));
+            parts(previous, now), movedTimes(previous, now)));
       }
       previous = now;
       previousVersion = rv;
@@ -275,6 +278,20 @@ class PeersCaE2eTest {
         out.add("condition " + t);
       }
     }
+    return out;
+  }
+
+  /** Condition types whose status is the same before and after but whose lastTransitionTime is not. */
+  static Set<String> movedTimes(JsonNode before, JsonNode after) {
+    Set<String> out = new TreeSet<>();
+    Map<String, JsonNode> b = conditions(before);
+    conditions(after).forEach((t, c) -> {
+      JsonNode was = b.get(t);
+      if (was != null && was.path("status").equals(c.path("status"))
+          && !was.path("lastTransitionTime").equals(c.path("lastTransitionTime"))) {
+        out.add(t);
+      }
+    });
     return out;
   }
 

@@ -105,7 +105,8 @@ public final class StatusWriter {
 
   /**
    * The server's status with the controller-owned parts taken from {@code computed}: the four status fields, and
-   * the controller's condition types (replaced in place, appended, or removed).
+   * the controller's condition types (replaced in place, appended, or removed). A condition whose status is the
+   * server's keeps the server's {@code lastTransitionTime}, as {@code meta.SetStatusCondition} merges.
    */
   static CapacityBufferStatus rebase(CapacityBufferStatus server, CapacityBufferStatus computed) {
     CapacityBufferStatus out = Copies.of(server == null ? new CapacityBufferStatus() : server);
@@ -132,7 +133,13 @@ public final class StatusWriter {
         }
       }
       if (at >= 0) {
-        conditions.set(at, Copies.of(want));
+        Condition merged = Copies.of(want);
+        if (Objects.equals(conditions.get(at).getStatus(), want.getStatus())) {
+          // the status did not flip on the server: its transition time stands (a computed status from a cache that
+          // lagged behind the last write would otherwise move it, and turn an up-to-date status into a write)
+          merged.setLastTransitionTime(conditions.get(at).getLastTransitionTime());
+        }
+        conditions.set(at, merged);
       } else {
         conditions.add(Copies.of(want));
       }

@@ -44,6 +44,30 @@ class StatusWriterTest {
   }
 
   @Test
+  void rebaseKeepsTheServersTransitionTimeOfAConditionWhoseStatusDidNotFlip() {
+    // the computed status came from a cache that had not yet seen the controller's own last write: its conditions
+    // carry a later transition time for the same statuses (PeersCaE2eTest saw this move them after a 409)
+    CapacityBufferStatus server = status(3, c("ReadyForProvisioning", "True"), c("LimitedByQuotas", "False"), c("Provisioning", "True"));
+    CapacityBufferStatus computed = status(3, at(c("ReadyForProvisioning", "True"), "2026-01-01T00:00:05Z"),
+        at(c("LimitedByQuotas", "True"), "2026-01-01T00:00:05Z"));
+
+    CapacityBufferStatus out = StatusWriter.rebase(server, computed);
+    assertThat(out.getConditions()).extracting(Condition::getType, Condition::getStatus, Condition::getLastTransitionTime).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("ReadyForProvisioning", "True", "2026-01-01T00:00:00Z"),
+        org.assertj.core.groups.Tuple.tuple("LimitedByQuotas", "True", "2026-01-01T00:00:05Z"),
+        org.assertj.core.groups.Tuple.tuple("Provisioning", "True", "2026-01-01T00:00:00Z"));
+    CapacityBufferStatus same = status(3, at(c("ReadyForProvisioning", "True"), "2026-01-01T00:00:05Z"),
+        at(c("LimitedByQuotas", "False"), "2026-01-01T00:00:05Z"));
+    assertThat(dev.headroom.core.buffer.BufferStatuses.semanticallyEqual(server, StatusWriter.rebase(server, same)))
+        .as("an up-to-date server status stays as it is (no write)").isTrue();
+  }
+
+  private static Condition at(Condition c, String lastTransitionTime) {
+    c.setLastTransitionTime(lastTransitionTime);
+    return c;
+  }
+
+  @Test
   void rebaseOntoAnEmptyServerStatusKeepsTheComputedOrder() {
     CapacityBufferStatus computed = status(2, c("ReadyForProvisioning", "True"), c("LimitedByQuotas", "False"), c("ScheduleActive", "True"));
     CapacityBufferStatus out = StatusWriter.rebase(null, computed);
