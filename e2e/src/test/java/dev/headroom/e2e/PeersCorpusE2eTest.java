@@ -249,7 +249,7 @@ class PeersCorpusE2eTest {
         && (value == null || value.equals(n.getMetadata().getLabels().get(label)));
   }
 
-  /** The quickstart's 10 pods are bound (PeersKarpenterE2eTest's check, kept here). */
+  /** The quickstart's 10 pods are bound (the check of the quickstart-only comparison this test replaced). */
   static void quickstartBound(Applied applied) {
     List<Pod> pods = admin.pods().inNamespace(applied.namespaces().get("quickstart:shop")).withLabel("app", "web").list().getItems();
     assertThat(pods).hasSize(10).allMatch(p -> p.getSpec().getNodeName() != null);
