@@ -14,10 +14,6 @@ import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -49,22 +45,23 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Issue #23 item 1, "same buffers, three implementations": every example under {@code examples/buffers/} and the
- * corpus {@code peers/corpus.yaml} (each file in fresh namespaces per implementation), applied once under Karpenter
- * alone ({@code e2e/peers karpenter up}) and once under {@code headroom run} alone (buffer controller and the KWOK
+ * corpus {@code peers/corpus.yaml} (each file in fresh namespaces per implementation, the whole corpus at once),
+ * applied under Karpenter alone ({@code e2e/peers karpenter up}), under the Cluster Autoscaler alone with its own
+ * buffer controller ({@code e2e/peers ca up}) and under {@code headroom run} alone (buffer controller and the KWOK
  * autoscaler). For every buffer the settled status (replicas, podTemplateRef, podTemplateGeneration,
  * provisioningStrategy, and per condition type its status, reason, message and observedGeneration) and the chunks
- * the implementation's nodes hold free for it ({@link #heldChunks}) are recorded; the differences between the peer
- * and Headroom must be exactly {@link #KARPENTER_DIFFERENCES} (docs/peers.md explains each), so a new one fails.
- * Skipped, with one line, when Karpenter is not built.
+ * the implementation's nodes hold free for it ({@link #heldChunks}) are recorded; the differences between each peer
+ * and Headroom must be exactly the lines of {@code peers/karpenter-differences.txt} and {@code peers/ca-differences.txt}
+ * (each tagged with the docs/peers.md row that explains it), so a new one fails. A peer's column is skipped, with one
+ * line, when that peer is not there; the test skips when neither is.
  */
 class PeersCorpusE2eTest {
   static final String KARPENTER_NODE_LABEL = "karpenter.sh/nodepool";
   static final String ACTIVE_CAPACITY = "buffer.x-k8s.io/active-capacity";
+  static final String CA_GROUP_LABEL = "headroom.dev/ca-node-group";
   static final String CORPUS = "e2e/src/test/resources/peers/corpus.yaml";
   /** Statuses, nodes and pods unchanged this long count as settled. */
   static final Duration SETTLE = Duration.ofSeconds(8);
-
-  static final String CA_GROUP_LABEL = "headroom.dev/ca-node-group";
 
   private static TestBed bed;
   private static KubernetesClient admin;
