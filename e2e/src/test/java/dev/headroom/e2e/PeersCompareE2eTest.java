@@ -115,7 +115,7 @@ class PeersCompareE2eTest {
     Assumptions.assumeTrue(json.isPresent(), "Karpenter's KWOK catalogue is not in the Go module cache");
     catalogue = KwokCatalogue.read(json.get());
     script = Boolean.getBoolean("headroom.compare.full") ? FULL : CI;
-    karpenter = PeersKarpenterE2eTest.karpenterDir().isPresent();
+    karpenter = PeersCorpusE2eTest.karpenterDir().isPresent();
     if (!karpenter) {
       System.out.println("PeersCompareE2eTest: Karpenter part skipped: Karpenter's KWOK controller is not built (e2e/peers build)");
     }

@@ -118,7 +118,8 @@ class BufferControllerE2eTest {
         assertThat(c.getStatus()).isEqualTo("False");
         assertThat(c.getReason()).isEqualTo("error");
         assertThat(c.getMessage()).isEqualTo("Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
-            + "failed to get scale sub resource: " + notFound + ", failed to resolve scalable object: failed to get Deployment: " + notFound);
+            + "failed to get scale sub resource: " + notFound + ", failed to resolve scalable object: failed to get Deployment: "
+            + "deployment.apps \"web\" not found");
       });
       assertThat(b.getStatus().getReplicas()).isNull();
       assertThat(b.getStatus().getPodTemplateRef()).isNull();
@@ -164,7 +165,7 @@ class BufferControllerE2eTest {
         assertThat(condition(buffer("wrong-group"), "ReadyForProvisioning")).get().satisfies(c -> {
           assertThat(c.getStatus()).isEqualTo("False");
           assertThat(c.getMessage()).isEqualTo("Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
-              + "no matches for kind \"Deployment\" in group \"batch\", failed to resolve scalable object: "
+              + "no matches for kind \"Deployment\" in version \"batch/\", failed to resolve scalable object: "
               + "kind batch/Deployment is not supported to use pod template");
         }));
   }

@@ -139,7 +139,7 @@ public final class BufferTranslator {
         try {
           Optional<HasMetadata> found = view.workload(namespace, kind.get(), ref.getName());
           if (found.isEmpty()) {
-            scalableError = BufferConditions.errGetWorkload(kind.get().kind(), kind.get().notFound(ref.getName()));
+            scalableError = BufferConditions.errGetWorkload(kind.get().kind(), kind.get().listerNotFound(ref.getName()));
           } else {
             workload = found.get();
           }

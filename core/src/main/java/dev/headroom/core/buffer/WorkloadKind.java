@@ -78,6 +78,16 @@ public enum WorkloadKind {
     return NotFound.message(plural, group, name);
   }
 
+  /**
+   * The not-found text of a client-go lister for this kind, e.g. {@code deployment.apps "x" not found}: listers name
+   * the resource by the lower-case kind ({@code errors.NewNotFound(apps.Resource("deployment"), name)}), and the
+   * Cluster Autoscaler reads workloads through them, so this is the text its status carries after
+   * {@code failed to get <Kind>: } (the {@code /scale} GET's error is the API server's, {@link #notFound}).
+   */
+  public String listerNotFound(String name) {
+    return NotFound.message(kind.toLowerCase(java.util.Locale.ROOT), group, name);
+  }
+
   /** {@code .spec.template}, or null when absent. */
   public PodTemplateSpec template(HasMetadata object) {
     return switch (this) {

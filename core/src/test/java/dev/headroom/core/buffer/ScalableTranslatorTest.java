@@ -155,23 +155,23 @@ class ScalableTranslatorTest {
     assertThat(err).isPresent();
     assertThat(b.getStatus().getConditions().get(0).getMessage())
         .startsWith("Buffer not ready for provisioning: ")
-        .endsWith("failed to resolve scalable object: failed to get ReplicaSet: replicasets.apps \"x\" not found");
+        .endsWith("failed to resolve scalable object: failed to get ReplicaSet: replicaset.apps \"x\" not found");
 
     CapacityBuffer c = scalableBuffer("buffer1", "apps", "ReplicaSet", "x", 50, null, null);
     translate(new InMemoryClusterView(), fake(), c);
     ExpectedStatus.of(null, null, null, null, notReady("Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
         + "failed to get scale sub resource: replicasets.apps \"x\" not found, "
-        + "failed to resolve scalable object: failed to get ReplicaSet: replicasets.apps \"x\" not found")).assertMatches(c);
+        + "failed to resolve scalable object: failed to get ReplicaSet: replicaset.apps \"x\" not found")).assertMatches(c);
   }
 
   static Stream<Arguments> unsupported() {
     return Stream.of(
         Arguments.of("3.4 apiGroup \"\" for a Deployment is not defaulted to apps", "", "Deployment",
             "Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
-                + "no matches for kind \"Deployment\" in group \"\", failed to resolve scalable object: kind /Deployment is not supported to use pod template"),
+                + "no matches for kind \"Deployment\" in version \"\", failed to resolve scalable object: kind /Deployment is not supported to use pod template"),
         Arguments.of("3.3 a kind discovery cannot map is returned unwrapped after 'failed to get scale object: '", "batch", "Deployment",
             "Buffer not ready for provisioning: failed to resolve live pod: failed to get scale object: "
-                + "no matches for kind \"Deployment\" in group \"batch\", failed to resolve scalable object: kind batch/Deployment is not supported to use pod template"),
+                + "no matches for kind \"Deployment\" in version \"batch/\", failed to resolve scalable object: kind batch/Deployment is not supported to use pod template"),
         Arguments.of("3.3 custom kind with /scale but no pods", "example.com", "Foo",
             "Buffer not ready for provisioning: failed to resolve scalable object: kind example.com/Foo is not supported to use pod template"));
   }
