@@ -28,6 +28,8 @@ public final class BenchCommand implements Callable<Integer> {
   public static final String PODS_FLAG = "--pods";
   /** The scenario {@code --write-plan-input} writes. */
   static final String KARPENTER_DIVERSE = "karpenter-diverse";
+  /** The name under which {@code --write-cluster-dump} writes a large cluster's dump (not a timed scenario). */
+  static final String CLUSTER_DUMP = "cluster-dump";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -44,6 +46,14 @@ public final class BenchCommand implements Callable<Integer> {
       description = "karpenter-diverse: instead of running, write its node groups and pending pods (--types, --pods) as a plan input file.")
   java.nio.file.Path planInput;
 
+  @Option(names = "--write-cluster-dump", paramLabel = "DIR",
+      description = CLUSTER_DUMP + ": write a seeded kubectl get nodes,deployments,pods -A -o yaml of --nodes nodes "
+          + "(default 5000) and --pods pods (default 150000) to DIR/dump.yaml and its node groups to DIR/node-groups.yaml.")
+  java.nio.file.Path clusterDump;
+
+  @Option(names = "--nodes", paramLabel = "N", description = "Nodes of " + CLUSTER_DUMP + " (default 5000).")
+  Integer nodes;
+
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "2", description = "Warm-up iterations (default 2).")
   int warmup;
 
@@ -54,6 +64,9 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (name.equals(CLUSTER_DUMP)) {
+      return writeClusterDump(err);
+    }
     Optional<Scenario> scenario = Scenarios.byName(name);
     if (scenario.isEmpty()) {
       err.println("headroom bench: unknown scenario '" + name + "'; known: "
@@ -102,5 +115,29 @@ public final class BenchCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
+  }
+
+  private int writeClusterDump(PrintWriter err) {
+    int n = nodes == null ? 5000 : nodes;
+    int p = pods == null ? 150_000 : pods;
+    if (clusterDump == null || n <= 0 || p <= 0) {
+      err.println("headroom bench: " + CLUSTER_DUMP + " needs --write-cluster-dump DIR, and positive --nodes and " + PODS_FLAG);
+      err.flush();
+      return 1;
+    }
+    try {
+      java.nio.file.Files.createDirectories(clusterDump);
+      try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(clusterDump.resolve("dump.yaml"), java.nio.charset.StandardCharsets.UTF_8)) {
+        dev.headroom.bench.ClusterDump.write(w, n, p, KarpenterDiverse.SEED);
+      }
+      try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(clusterDump.resolve("node-groups.yaml"), java.nio.charset.StandardCharsets.UTF_8)) {
+        dev.headroom.bench.ClusterDump.writeGroups(w, n);
+      }
+    } catch (java.io.IOException e) {
+      err.println(clusterDump + ": cannot write: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    return 0;
   }
 }

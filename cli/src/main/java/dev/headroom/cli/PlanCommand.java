@@ -53,6 +53,21 @@ public final class PlanCommand implements Callable<Integer> {
       description = "inject buffers' virtual pods, as run does (default: ${DEFAULT-VALUE})")
   boolean injectionEnabled;
 
+  /**
+   * The options of a whole plan, for an input beyond the estimate budget (see {@link Planner#plan(List,
+   * AutoscalerOptions, AutoscalerOptions, Instant)}): every option of the pass ({@code salvo-scale-up}) and no
+   * per-scale-up node cap, unless either flag was given; null when one was (the flags then decide alone).
+   */
+  private AutoscalerOptions wholePlan(AutoscalerOptions options) {
+    picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    if (parsed.hasMatchedOption(AutoscalerFlags.flag(AutoscalerOptions.SALVO_SCALE_UP))
+        || parsed.hasMatchedOption(AutoscalerFlags.flag(AutoscalerOptions.MAX_NODES_PER_SCALEUP))) {
+      return null;
+    }
+    return options.toBuilder().set(AutoscalerOptions.SALVO_SCALE_UP, true)
+        .set(AutoscalerOptions.MAX_NODES_PER_SCALEUP, Integer.MAX_VALUE).build();
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -78,7 +93,7 @@ public final class PlanCommand implements Callable<Integer> {
     }
     Planner.Result result;
     try {
-      result = new Planner(loader).plan(documents, options, at);
+      result = new Planner(loader).plan(documents, options, wholePlan(options), at);
     } catch (RuntimeException e) {
       err.println("headroom plan: the input could not be planned: " + e.getMessage());
       err.flush();

@@ -57,6 +57,18 @@ public final class Planner {
 
   /** Reads the documents and runs one iteration; {@code run} is null when the input has errors. */
   public Result plan(List<InputDocument> documents, AutoscalerOptions options, Instant now) {
+    return plan(documents, options, null, now);
+  }
+
+  /**
+   * {@link #plan(List, AutoscalerOptions, Instant)}, with {@code whole} (if not null) instead of {@code options}
+   * when the input is beyond the provisioning pass's estimate budget: (groups below their maximum) × (pending pods)
+   * over {@code provisioning-pass-estimate-budget}, or a budget of 0. There the pass alone decides, and one loop of
+   * {@code run} grows only the expander's pick of it, so the rest of a large burst would wait for the loops after;
+   * {@code plan} has no loop after, so it shows the whole plan. Within the budget the iteration is {@code run}'s, as
+   * the Cluster Autoscaler's per-group path decides it.
+   */
+  public Result plan(List<InputDocument> documents, AutoscalerOptions options, AutoscalerOptions whole, Instant now) {
     List<String> diagnostics = new ArrayList<>();
     boolean failed = false;
     Map<String, NodeGroup> groups = new LinkedHashMap<>();
@@ -65,6 +77,9 @@ public final class Planner {
     Set<String> nodeNames = new HashSet<>();
     List<InputDocument> forExplain = new ArrayList<>();
     Map<String, InputDocument> statusBuffers = new LinkedHashMap<>();
+    // pods already read into the view: explain needs them only when some buffer may be sized from them
+    Set<InputDocument> podsRead = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    boolean anyBuffer = false;
 
     for (InputDocument doc : documents) {
       try {
@@ -100,10 +115,14 @@ public final class Planner {
           forExplain.add(doc);
           if (doc.is("v1", "Pod")) {
             view.pod(namespaced(doc.as(Pod.class)));
+            podsRead.add(doc);
           } else if (doc.is("v1", "PodTemplate")) {
             view.podTemplate(namespaced(doc.as(PodTemplate.class)));
-          } else if (doc.kind().equals(CapacityBufferVersion.KIND) && doc.raw().get("status") instanceof Map<?, ?>) {
-            statusBuffers.put(namespaceOf(doc) + "/" + doc.name(), doc);
+          } else if (doc.kind().equals(CapacityBufferVersion.KIND)) {
+            anyBuffer = true;
+            if (doc.raw().get("status") instanceof Map<?, ?>) {
+              statusBuffers.put(namespaceOf(doc) + "/" + doc.name(), doc);
+            }
           }
         } else {
           diagnostics.add(doc.position() + ": ignoring " + doc.kind() + " " + doc.apiVersion() + " "
@@ -115,7 +134,12 @@ public final class Planner {
       }
     }
 
-    // Buffers: translated as explain shows them, or used with their own status.
+    // Buffers: translated as explain shows them, or used with their own status. Without any buffer, the pods that
+    // read well change nothing explain reports (it reports buffers and the templates they write), so they are left
+    // out of it rather than converted and copied a second time; those that failed are given to it as before.
+    if (!anyBuffer && !podsRead.isEmpty()) {
+      forExplain.removeIf(podsRead::contains);
+    }
     Explainer.Result explained = new Explainer(BufferSettings.defaults()).explain(forExplain, now);
     diagnostics.addAll(explained.diagnostics());
     failed |= explained.failed();
@@ -144,8 +168,22 @@ public final class Planner {
       return new Result(null, diagnostics, true);
     }
     view.nodes(nodes);
-    DryRun run = DryRun.of(options, view.build(), List.copyOf(groups.values()), now);
+    StaticClusterView built = view.build();
+    AutoscalerOptions used = whole != null && beyondBudget(options, groups.values(), built) ? whole : options;
+    DryRun run = DryRun.of(used, built, List.copyOf(groups.values()), now);
     return new Result(run, diagnostics, false);
+  }
+
+  /** (groups below their maximum) × (unbound pods) over the estimate budget, or a budget of 0. */
+  static boolean beyondBudget(AutoscalerOptions options, java.util.Collection<NodeGroup> groups, StaticClusterView view) {
+    if (!options.provisioningPass()) {
+      return false;
+    }
+    long growable = groups.stream().filter(g -> g.targetSize() < g.maxSize()).count();
+    long pending = view.pods().stream().filter(p -> p.getSpec() == null || p.getSpec().getNodeName() == null
+        || p.getSpec().getNodeName().isEmpty()).count();
+    int budget = options.provisioningPassEstimateBudget();
+    return budget <= 0 || growable * pending > budget;
   }
 
   /** The group source of a PodGroup document (coscheduling or Volcano), if it is one. */

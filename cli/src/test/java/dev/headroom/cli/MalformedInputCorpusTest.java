@@ -115,6 +115,41 @@ class MalformedInputCorpusTest {
   @TempDir static Path dir;
 
   /** One generated input: the command line ({@code FILE} stands for the written file), its bytes and what must come out. */
+  /** A generated dump of 40 nodes and 1,200 pods (bench's {@code ClusterDump}, about 3.7 MB: 1,200 List items). */
+  private static final String DUMP = dump();
+  /** {@link #DUMP} with the last pod's CPU request malformed; its line. */
+  private static final int BAD_DUMP_LINE = lineOfLast(DUMP, "          cpu: ");
+  private static final String BAD_DUMP = replaceLine(DUMP, BAD_DUMP_LINE, "          cpu: lots");
+  /** {@link #DUMP} with a tab indenting the last pod's {@code phase}; its line. */
+  private static final int TAB_DUMP_LINE = lineOfLast(DUMP, "    phase: ");
+  private static final String TAB_DUMP = replaceLine(DUMP, TAB_DUMP_LINE, "\tphase: Running");
+
+  private static String dump() {
+    java.io.StringWriter w = new java.io.StringWriter();
+    try {
+      dev.headroom.bench.ClusterDump.write(w, 40, 1_200, 42);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return w.toString();
+  }
+
+  private static int lineOfLast(String text, String prefix) {
+    List<String> lines = text.lines().toList();
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (lines.get(i).startsWith(prefix)) {
+        return i + 1;
+      }
+    }
+    throw new IllegalStateException(prefix);
+  }
+
+  private static String replaceLine(String text, int line, String with) {
+    List<String> lines = new java.util.ArrayList<>(text.lines().toList());
+    lines.set(line - 1, with);
+    return String.join("\n", lines) + "\n";
+  }
+
   record Case(String name, List<String> args, byte[] content, int exit, String expect, int line) {
     /** True for cases whose input is the command line itself, not a file. */
     boolean expectUsage() {
@@ -159,8 +194,17 @@ class MalformedInputCorpusTest {
       // over the old 8 MiB cap of a file, made of documents that are each within the limit: accepted
       cases.add(new Case(cmd + " a file of many small documents", args(cmd), bytes(anchored()
           + ("---\n# " + "x".repeat(1024 * 1024) + "\n").repeat(9)), 0, "", 0));
+      // a cluster's dump as kubectl prints it (one List, generated: bench cluster-dump), accepted; the same with one
+      // malformed quantity deep in it, reported at its own line
+      cases.add(new Case(cmd + " a cluster dump", args(cmd), bytes(DUMP), 0, "", 0));
+      cases.add(new Case(cmd + " a cluster dump with a bad quantity near its end", args(cmd), bytes(BAD_DUMP), 1,
+          "is not a quantity", BAD_DUMP_LINE));
       usage(cases, cmd, r);
     }
+    // the import reads the dump's nodes and Deployments and names the rest
+    cases.add(new Case("scenario import a cluster dump", List.of("scenario", "import", "-f", "FILE"), bytes(DUMP), 0, "", 0));
+    cases.add(new Case("scenario import a cluster dump with a tab near its end", List.of("scenario", "import", "-f", "FILE"),
+        bytes(TAB_DUMP), 1, "YAML syntax error", TAB_DUMP_LINE));
     scenarios(cases, r);
     return cases.stream().map(Arguments::of);
   }

@@ -11,8 +11,17 @@ import java.util.Map;
  *
  * @param position where the document, or the {@code List} item, starts
  * @param raw the object as parsed (never null; callers must not mutate it, use {@link #copyOfRaw()})
+ * @param lines where the fields of {@code raw} are, for {@link YamlInputLoader#lineOf} (null: not known)
  */
-public record InputDocument(Position position, Map<String, Object> raw) {
+public record InputDocument(Position position, Map<String, Object> raw, Lines lines) {
+
+  /** The lines of a document's fields, as the loader that read it keeps them. */
+  public interface Lines {}
+
+  /** A document whose fields' lines are not known (each is reported at the document's own line). */
+  public InputDocument(Position position, Map<String, Object> raw) {
+    this(position, raw, null);
+  }
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 

@@ -10,7 +10,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,8 +27,9 @@ import org.snakeyaml.engine.v2.nodes.Node;
  * aliases and merge keys; duplicate keys, size and nesting limits). Errors are {@link InputException}s with a
  * one-line {@code FILE:LINE: message}; no stack traces.
  *
- * <p>The loader also remembers the line of every mapping key it read, so that a command that validates a document's
- * fields can report the line of the offending field ({@link #lineOf}).
+ * <p>Each object it returns carries the line of every mapping key and list item in it (a compact table, one int
+ * each), so that a command that validates a document's fields can report the line of the offending field
+ * ({@link #lineOf}); the loader itself keeps nothing of what it read.
  */
 public final class YamlInputLoader {
 
@@ -38,10 +38,8 @@ public final class YamlInputLoader {
   /** How standard input is named in messages. */
   public static final String STDIN_LABEL = "stdin";
 
-  /** Every mapping read by this loader → its keys' lines. */
-  private final Map<Object, Map<String, Integer>> keyLines = new IdentityHashMap<>();
-  /** Every sequence read by this loader → its items' lines. */
-  private final Map<Object, List<Integer>> listLines = new IdentityHashMap<>();
+  /** The lines of a tree: its table and the slot where this value's own slots start. */
+  private record Lines(YamlLoader.LineTable table, int offset) implements InputDocument.Lines {}
   private final InputStream stdin;
 
   /** A loader whose {@code -} is {@link System#in}. */
@@ -65,9 +63,20 @@ public final class YamlInputLoader {
 
   /** Loads every object of one file ({@code -}: standard input; a directory: its YAML and JSON files), in order. */
   public List<InputDocument> load(Path file) throws InputException {
+    List<InputDocument> out = new ArrayList<>();
+    read(file, out::add);
+    return out;
+  }
+
+  /**
+   * Hands every object of one file to {@code sink} as soon as it is read, in order, so that a caller that keeps less
+   * than the whole tree of each object holds less than the whole input; {@link #load(Path)} keeps them all.
+   */
+  public void read(Path file, java.util.function.Consumer<InputDocument> sink) throws InputException {
     String name = file.toString();
     if (name.equals(STDIN)) {
-      return readStdin();
+      parseStream(STDIN_LABEL, InputText.utf8Reader(stdin), sink);
+      return;
     }
     if (Files.isDirectory(file)) {
       List<Path> members = new ArrayList<>();
@@ -85,22 +94,22 @@ public final class YamlInputLoader {
         throw new InputException(new Position(name, 0), "the directory has no .yaml, .yml or .json files");
       }
       members.sort(null);
-      return load(members);
+      for (Path m : members) {
+        read(m, sink);
+      }
+      return;
     }
     try (InputStream in = Files.newInputStream(file)) {
-      return parseStream(name, InputText.utf8Reader(in));
+      parseStream(name, InputText.utf8Reader(in), sink);
     } catch (IOException e) {
       throw new InputException(new Position(name, 0), InputText.whyUnreadable(e));
     }
   }
 
-  private List<InputDocument> readStdin() throws InputException {
-    return parseStream(STDIN_LABEL, InputText.utf8Reader(stdin));
-  }
-
   /** Parses YAML text named {@code file} (used for messages). */
   public List<InputDocument> parse(String file, Reader text) throws InputException {
-    return parseStream(file, new Reader() {
+    List<InputDocument> out = new ArrayList<>();
+    parseStream(file, new Reader() {
       private boolean first = true;
 
       @Override
@@ -120,34 +129,32 @@ public final class YamlInputLoader {
       public void close() throws IOException {
         text.close();
       }
-    });
+    }, out::add);
+    return out;
   }
 
   /**
    * Reads the documents of {@code text} one at a time; the items of a {@code List} are read (and limited) one by
    * one, so that a dump of any size is read without holding its YAML whole.
    */
-  private List<InputDocument> parseStream(String file, Reader text) throws InputException {
-    List<InputDocument> out = new ArrayList<>();
+  private void parseStream(String file, Reader text, java.util.function.Consumer<InputDocument> sink) throws InputException {
+    int[] count = {0};
+    java.util.function.Consumer<InputDocument> out = d -> {
+      count[0]++;
+      sink.accept(d);
+    };
     List<Object> items = new ArrayList<>();
     List<Integer> itemLines = new ArrayList<>();
-    YamlLoader.Positions positions = new YamlLoader.Positions() {
-      @Override
-      public void map(Map<String, Object> map, int line, Map<String, Integer> lines) {
-        keyLines.put(map, lines);
-      }
-
-      @Override
-      public void list(List<Object> list, int line, List<Integer> lines) {
-        listLines.put(list, lines);
-      }
-    };
+    List<Lines> itemTables = new ArrayList<>();
+    Map<String, String> strings = new java.util.HashMap<>();
     try {
       YamlLoader.stream(file, text, true, new YamlLoader.Sink() {
         @Override
         public void item(Node item) {
-          items.add(YamlLoader.plain(item, positions));
+          YamlLoader.LineTable table = new YamlLoader.LineTable();
+          items.add(YamlLoader.plainWithLines(item, table, strings));
           itemLines.add(YamlLoader.line(item));
+          itemTables.add(new Lines(table.trim(), 0));
         }
 
         @Override
@@ -156,20 +163,23 @@ public final class YamlInputLoader {
             return;
           }
           Position at = new Position(file, YamlLoader.line(root));
-          Object doc = YamlLoader.plain(root, positions);
+          YamlLoader.LineTable table = new YamlLoader.LineTable();
+          Object doc = YamlLoader.plainWithLines(root, table, strings);
+          Split split = null;
           if (itemsSplit && doc instanceof Map<?, ?> m) {
-            // the items went by one at a time: put them back, with their lines, in the document they belong to
+            // the items went by one at a time: put them back in the document they belong to, each with its lines
             List<Object> list = new ArrayList<>(items);
             cast(m).put("items", list);
-            listLines.put(list, new ArrayList<>(itemLines));
+            split = new Split(list, new ArrayList<>(itemLines), new ArrayList<>(itemTables));
           }
           items.clear();
           itemLines.clear();
+          itemTables.clear();
           try {
             if (!(doc instanceof Map<?, ?>)) {
               throw new InputException(at, "a document must be a Kubernetes object (a mapping), found " + describe(doc));
             }
-            addObject(out, at, cast(doc));
+            addObject(out, at, cast(doc), new Lines(table.trim(), 0), split);
           } catch (InputException e) {
             throw new Stop(e);
           }
@@ -180,11 +190,13 @@ public final class YamlInputLoader {
     } catch (Stop e) {
       throw e.error;
     }
-    if (out.isEmpty()) {
+    if (count[0] == 0) {
       throw new InputException(new Position(file, 1), "no objects (the file has no Kubernetes object)");
     }
-    return out;
   }
+
+  /** The items of a document's {@code items} list that were read one at a time: their lines and tables. */
+  private record Split(List<Object> list, List<Integer> lines, List<Lines> tables) {}
 
   /** Carries a document's error out of the streaming reader, which stops there. */
   private static final class Stop extends RuntimeException {
@@ -197,7 +209,8 @@ public final class YamlInputLoader {
     }
   }
 
-  private void addObject(List<InputDocument> out, Position at, Map<String, Object> object) throws InputException {
+  private void addObject(java.util.function.Consumer<InputDocument> out, Position at, Map<String, Object> object, Lines where, Split split)
+      throws InputException {
     Object kind = object.get("kind");
     if (!(kind instanceof String k) || k.isEmpty()) {
       throw new InputException(at, "object has no kind");
@@ -212,18 +225,41 @@ public final class YamlInputLoader {
         }
         throw new InputException(at, k + ".items must be a list");
       }
-      List<Integer> itemLines = listLines.get(items);
+      boolean alone = split != null && split.list() == items;
+      int slot = alone ? 0 : valueSlot(where, object, "items");
       for (int i = 0; i < items.size(); i++) {
         Object item = items.get(i);
-        Position itemAt = new Position(at.file(), itemLines == null ? at.line() : itemLines.get(i));
+        int line;
+        Lines itemLines;
+        if (alone) {
+          line = split.lines().get(i);
+          itemLines = split.tables().get(i);
+        } else {
+          line = where.table().line(slot);
+          itemLines = new Lines(where.table(), slot + 1);
+          slot += 1 + YamlLoader.LineTable.slots(item);
+        }
+        Position itemAt = new Position(at.file(), line);
         if (!(item instanceof Map<?, ?>)) {
           throw new InputException(itemAt, "a " + k + " item must be a Kubernetes object (a mapping), found " + describe(item));
         }
-        addObject(out, itemAt, cast(item));
+        addObject(out, itemAt, cast(item), itemLines, null);
       }
       return;
     }
-    out.add(new InputDocument(at, object));
+    out.accept(new InputDocument(at, object, where));
+  }
+
+  /** The slot of the line of {@code key} in a mapping whose own slots start at {@code where}. */
+  private static int valueSlot(Lines where, Map<?, ?> map, String key) {
+    int slot = where.offset();
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      if (key.equals(e.getKey())) {
+        return slot;
+      }
+      slot += 1 + YamlLoader.LineTable.slots(e.getValue());
+    }
+    return slot;
   }
 
   /**
@@ -235,13 +271,17 @@ public final class YamlInputLoader {
    */
   public int lineOf(InputDocument doc, String path) {
     int line = doc.position().line();
+    if (!(doc.lines() instanceof Lines where)) {
+      return line;
+    }
+    YamlLoader.LineTable table = where.table();
+    int slot = where.offset();
     Object node = doc.raw();
     String rest = path == null ? "" : path;
     while (!rest.isEmpty() && node != null) {
       if (rest.startsWith("[")) {
         int close = rest.indexOf(']');
-        List<Integer> items = listLines.get(node);
-        if (close < 0 || !(node instanceof List<?> list) || items == null) {
+        if (close < 0 || !(node instanceof List<?> list)) {
           break;
         }
         int i;
@@ -253,17 +293,21 @@ public final class YamlInputLoader {
         if (i < 0 || i >= list.size()) {
           break;
         }
-        line = items.get(i);
+        for (int j = 0; j < i; j++) {
+          slot += 1 + YamlLoader.LineTable.slots(list.get(j));
+        }
+        line = table.line(slot);
+        slot++;
         node = list.get(i);
         rest = strip(rest.substring(close + 1));
         continue;
       }
-      Map<String, Integer> keys = keyLines.get(node);
-      if (keys == null || !(node instanceof Map<?, ?> map)) {
+      if (!(node instanceof Map<?, ?> map)) {
         break;
       }
       String best = null;
-      for (String k : keys.keySet()) {
+      for (Object key : map.keySet()) {
+        String k = (String) key;
         if ((rest.equals(k) || rest.startsWith(k + ".") || rest.startsWith(k + "[")) && (best == null || k.length() > best.length())) {
           best = k;
         }
@@ -271,7 +315,9 @@ public final class YamlInputLoader {
       if (best == null) {
         break;
       }
-      line = keys.get(best);
+      int keySlot = valueSlot(new Lines(table, slot), map, best);
+      line = table.line(keySlot);
+      slot = keySlot + 1;
       node = map.get(best);
       rest = strip(rest.substring(best.length()));
     }

@@ -72,9 +72,10 @@ public final class ScenarioCommand implements Runnable {
       boolean bad = false;
       for (Path f : files) {
         try {
-          for (InputDocument d : loader.load(f)) {
-            sources.add(new ClusterImport.Source(d.kind(), d.raw(), d.position().file() + ":" + d.position().line()));
-          }
+          // objects of kinds the import does not read are kept by name only, so that a dump of a large cluster's
+          // pods is not held whole
+          loader.read(f, d -> sources.add(new ClusterImport.Source(d.kind(),
+              ClusterImport.READS.contains(d.kind()) ? d.raw() : nameOnly(d), d.position().file() + ":" + d.position().line())));
         } catch (InputException e) {
           err.println(e.getMessage());
           bad = true;
@@ -122,6 +123,19 @@ public final class ScenarioCommand implements Runnable {
       out.flush();
       err.flush();
       return 0;
+    }
+
+    /** An object of a kind the import does not read, with only what it reports of it (its kind and name). */
+    private static java.util.Map<String, Object> nameOnly(InputDocument d) {
+      java.util.Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+      if (d.raw().get("metadata") instanceof java.util.Map<?, ?> m && m.containsKey("name")) {
+        metadata.put("name", m.get("name"));
+      }
+      java.util.Map<String, Object> raw = new java.util.LinkedHashMap<>();
+      raw.put("apiVersion", d.raw().get("apiVersion"));
+      raw.put("kind", d.raw().get("kind"));
+      raw.put("metadata", metadata);
+      return raw;
     }
   }
 }

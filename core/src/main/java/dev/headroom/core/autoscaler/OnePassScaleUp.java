@@ -136,18 +136,31 @@ final class OnePassScaleUp implements ScaleUpPlanner {
       return;
     }
     List<List<Pod>> classes = in.sim().equivalenceGroups(pods);
+    // per class, reason -> groups giving it; then one merge per pod and distinct reason (not per pod and group)
+    List<Map<String, Integer>> perClass = new ArrayList<>(classes.size());
+    for (int c = 0; c < classes.size(); c++) {
+      perClass.add(new TreeMap<>());
+    }
     for (NodeGroup g : in.groups()) {
       String skip = in.skipReason().apply(g);
-      for (List<Pod> cls : classes) {
+      for (int c = 0; c < classes.size(); c++) {
         String reason = skip != null ? skip
-            : in.sim().checkOnTemplate(cls.get(0), in.templateNodes().get(g.id())).orElse(null);
-        if (reason == null) {
-          continue;
-        }
-        for (Pod p : cls) {
-          in.reasons().computeIfAbsent(p, x -> new TreeMap<>()).merge(reason, 1, Integer::sum);
+            : in.sim().checkOnTemplate(classes.get(c).get(0), in.templateNodes().get(g.id())).orElse(null);
+        if (reason != null) {
+          perClass.get(c).merge(reason, 1, Integer::sum);
         }
       }
     }
+    for (int c = 0; c < classes.size(); c++) {
+      Map<String, Integer> counts = perClass.get(c);
+      if (counts.isEmpty()) {
+        continue;
+      }
+      for (Pod p : classes.get(c)) {
+        Map<String, Integer> mine = in.reasons().computeIfAbsent(p, x -> new TreeMap<>());
+        counts.forEach((reason, n) -> mine.merge(reason, n, Integer::sum));
+      }
+    }
   }
+
 }

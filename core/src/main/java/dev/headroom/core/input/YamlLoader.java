@@ -46,6 +46,40 @@ public final class YamlLoader {
 
   private YamlLoader() {}
 
+  /**
+   * The engine's default schema (JSON), with the common case answered before its patterns: an implicit plain
+   * scalar that starts with a letter other than {@code t}, {@code f} and {@code n} is a string under it (its
+   * resolvers are chosen by the first character, and only {@code true}, {@code false} and {@code null} start with a
+   * letter), and one that does start with them is a string unless it is exactly that word.
+   */
+  private static final org.snakeyaml.engine.v2.schema.Schema SCHEMA = new org.snakeyaml.engine.v2.schema.JsonSchema() {
+    private final org.snakeyaml.engine.v2.resolver.ScalarResolver resolver = new org.snakeyaml.engine.v2.resolver.ScalarResolver() {
+      private final org.snakeyaml.engine.v2.resolver.ScalarResolver engine = new org.snakeyaml.engine.v2.resolver.JsonScalarResolver();
+
+      @Override
+      public Tag resolve(String value, Boolean implicit) {
+        if (Boolean.TRUE.equals(implicit) && !value.isEmpty()) {
+          char c = value.charAt(0);
+          if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+            if (c == 't' || c == 'f' || c == 'n') {
+              if (!value.equals("true") && !value.equals("false") && !value.equals("null")) {
+                return Tag.STR;
+              }
+            } else {
+              return Tag.STR;
+            }
+          }
+        }
+        return engine.resolve(value, implicit);
+      }
+    };
+
+    @Override
+    public org.snakeyaml.engine.v2.resolver.ScalarResolver getScalarResolver() {
+      return resolver;
+    }
+  };
+
   /** Where the values of a plain tree came from; see {@link #plain(Node, Positions)}. */
   public interface Positions {
     /** A mapping built from the YAML at {@code line}, with each key's line. */
@@ -103,6 +137,7 @@ public final class YamlLoader {
         .setCodePointLimit(Integer.MAX_VALUE)
         // large enough for the longest token of one document: the scanner's refills are quadratic in a token's length
         .setBufferSize(1024 * 1024)
+        .setSchema(SCHEMA)
         .build();
     try {
       Limits limits = new Limits(new ParserImpl(settings, new StreamReader(settings, reader)));
@@ -110,7 +145,7 @@ public final class YamlLoader {
       while (composer.hasNext()) {
         composer.split = false;
         Node root = composer.next();
-        new Normaliser().visit(root, 0);
+        normalise(limits, root, 0);
         sink.document(root, composer.split);
       }
     } catch (MarkedYamlEngineException e) {
@@ -172,7 +207,7 @@ public final class YamlLoader {
       while (!parser.checkEvent(Event.ID.SequenceEnd)) {
         limits.beginUnit(parser.peekEvent(), true);
         Node item = composeValueNode(node);
-        new Normaliser().visit(item, depth);
+        normalise(limits, item, depth);
         sink.item(item);
       }
       depth--;
@@ -182,6 +217,75 @@ public final class YamlLoader {
       children.add(new NodeTuple(key, new SequenceNode(Tag.SEQ, true, new ArrayList<>(),
           org.snakeyaml.engine.v2.common.FlowStyle.BLOCK, start.getStartMark(), end.getEndMark())));
     }
+  }
+
+  /**
+   * Checks keys and resolves merge keys of {@code n}: with the full {@link Normaliser} when the document so far has
+   * an anchor, an alias or a merge key, else with {@link #plainCheck}, which gives the same answers without the
+   * per-node bookkeeping that aliases need (every node is then reached once).
+   */
+  private static void normalise(Limits limits, Node n, int depth) {
+    if (limits.shared) {
+      new Normaliser().visit(n, depth);
+    } else {
+      plainCheck(n, depth);
+    }
+  }
+
+  /**
+   * {@link Normaliser#visit} for a tree without anchors, aliases or merge keys, in the same order (a key that is
+   * not a string before the value below it, the value before the mapping's duplicate keys, a value count after its
+   * children): returns how many values the node holds.
+   */
+  private static long plainCheck(Node n, int depth) {
+    if (depth > MAX_DEPTH) {
+      throw Normaliser.tooDeep(n);
+    }
+    long size = 1;
+    if (n instanceof MappingNode m) {
+      List<NodeTuple> tuples = m.getValue();
+      for (NodeTuple t : tuples) {
+        if (!(t.getKeyNode() instanceof ScalarNode)) {
+          throw at(t.getKeyNode(), "mapping keys must be strings, not a " + (t.getKeyNode() instanceof MappingNode ? "mapping" : "list"));
+        }
+        size += 1 + plainCheck(t.getValueNode(), depth + 1);
+      }
+      duplicates(tuples);
+    } else if (n instanceof SequenceNode s) {
+      for (Node item : s.getValue()) {
+        size += plainCheck(item, depth + 1);
+      }
+    }
+    if (size > MAX_VALUES) {
+      throw at(n, "more than " + MAX_VALUES + " values once aliases are expanded (the limit of one document)");
+    }
+    return size;
+  }
+
+  /** Fails on the first key given twice in one mapping, as {@link Normaliser#merged} does. */
+  private static void duplicates(List<NodeTuple> tuples) {
+    if (tuples.size() > 8) {
+      Map<String, Node> explicit = new HashMap<>();
+      for (NodeTuple t : tuples) {
+        Node first = explicit.putIfAbsent(keyText(t.getKeyNode()), t.getKeyNode());
+        if (first != null) {
+          throw duplicate(t.getKeyNode(), first);
+        }
+      }
+      return;
+    }
+    for (int i = 1; i < tuples.size(); i++) {
+      String key = keyText(tuples.get(i).getKeyNode());
+      for (int j = 0; j < i; j++) {
+        if (key.equals(keyText(tuples.get(j).getKeyNode()))) {
+          throw duplicate(tuples.get(i).getKeyNode(), tuples.get(j).getKeyNode());
+        }
+      }
+    }
+  }
+
+  private static TextInputException duplicate(Node key, Node first) {
+    return at(key, "duplicate key \"" + keyText(key) + "\" (first at line " + line(first) + ")");
   }
 
   /** The 1-based line where a node starts (1 when unknown). */
@@ -203,6 +307,104 @@ public final class YamlLoader {
    */
   public static Object plain(Node node, Positions positions) {
     return plainOf(node, positions);
+  }
+
+  /**
+   * The node as plain Java values, as {@link #plain(Node, Positions)} makes them, with the lines appended to
+   * {@code lines} in the tree's pre-order: for a mapping, each key's line followed by its value's lines, in the
+   * result's key order; for a list, each item's line followed by the item's lines; nothing for a scalar. One int per
+   * key or item, so that a reader can keep the lines of a large input instead of a map per mapping; {@link
+   * LineTable#slots} tells how many a value holds, to find a field's line by walking the result. Mappings are
+   * {@link PlainMap}s (input order, compact); equal keys are one instance per {@code strings}, a reader's table of
+   * them (null: none shared).
+   */
+  public static Object plainWithLines(Node node, LineTable lines, Map<String, String> strings) {
+    return plainOf(node, lines, strings);
+  }
+
+  /** The lines of one plain tree in pre-order (see {@link #plainWithLines}). */
+  public static final class LineTable {
+    private int[] lines = new int[64];
+    private int size;
+
+    void add(int line) {
+      if (size == lines.length) {
+        lines = java.util.Arrays.copyOf(lines, size * 2);
+      }
+      lines[size++] = line;
+    }
+
+    /** The line in slot {@code i}. */
+    public int line(int i) {
+      return lines[i];
+    }
+
+    /** How many slots the table holds. */
+    public int size() {
+      return size;
+    }
+
+    /** Drops the unused capacity (once the tree is read). */
+    public LineTable trim() {
+      if (lines.length > size) {
+        lines = java.util.Arrays.copyOf(lines, size);
+      }
+      return this;
+    }
+
+    /** How many slots a value of a plain tree takes: one per key or item below it, none for a scalar. */
+    public static int slots(Object value) {
+      int n = 0;
+      if (value instanceof Map<?, ?> m) {
+        for (Object v : m.values()) {
+          n += 1 + slots(v);
+        }
+      } else if (value instanceof List<?> l) {
+        for (Object v : l) {
+          n += 1 + slots(v);
+        }
+      }
+      return n;
+    }
+  }
+
+  private static Object plainOf(Node n, LineTable lines, Map<String, String> strings) {
+    if (n instanceof MappingNode m) {
+      List<NodeTuple> tuples = m.getValue();
+      PlainMap out = new PlainMap(tuples.size());
+      for (NodeTuple t : tuples) {
+        lines.add(line(t.getKeyNode()));
+        out.put(shared(strings, keyText(t.getKeyNode())), plainOf(t.getValueNode(), lines, strings));
+      }
+      return out.trim();
+    }
+    if (n instanceof SequenceNode s) {
+      List<Object> out = new ArrayList<>(s.getValue().size());
+      for (Node item : s.getValue()) {
+        lines.add(line(item));
+        out.add(plainOf(item, lines, strings));
+      }
+      return out;
+    }
+    return scalar((ScalarNode) n);
+  }
+
+  /** At most this many distinct keys are shared. */
+  private static final int SHARED_MAX = 1 << 16;
+
+  /** One instance of the key {@code s} per reader (keys repeat in every object), up to {@link #SHARED_MAX}. */
+  private static String shared(Map<String, String> strings, String s) {
+    if (strings == null) {
+      return s;
+    }
+    String known = strings.get(s);
+    if (known != null) {
+      return known;
+    }
+    if (strings.size() < SHARED_MAX) {
+      strings.put(s, s);
+    }
+    return s;
   }
 
   private static Object plainOf(Node n, Positions positions) {
@@ -370,7 +572,7 @@ public final class YamlLoader {
         String key = keyText(t.getKeyNode());
         Node first = explicit.putIfAbsent(key, t.getKeyNode());
         if (first != null) {
-          throw at(t.getKeyNode(), "duplicate key \"" + key + "\" (first at line " + line(first) + ")");
+          throw duplicate(t.getKeyNode(), first);
         }
       }
       if (!merges) {
@@ -410,6 +612,8 @@ public final class YamlLoader {
     private int unitStart;
     private int unitLine = 1;
     private boolean unitIsItem;
+    /** True once the current document has an anchor, an alias or a plain {@code <<} (what the full normaliser is for). */
+    boolean shared;
 
     Limits(Parser parser) {
       this.parser = parser;
@@ -441,8 +645,24 @@ public final class YamlLoader {
     public Event next() {
       Event e = parser.next();
       switch (e.getEventId()) {
-        case DocumentStart -> beginUnit(e, false);
+        case DocumentStart -> {
+          beginUnit(e, false);
+          shared = false;
+        }
+        case Alias -> shared = true;
+        case Scalar -> {
+          org.snakeyaml.engine.v2.events.ScalarEvent scalar = (org.snakeyaml.engine.v2.events.ScalarEvent) e;
+          if (scalar.getAnchor().isPresent() || (scalar.isPlain() && "<<".equals(scalar.getValue()))) {
+            shared = true;
+          }
+        }
+        default -> { }
+      }
+      switch (e.getEventId()) {
         case MappingStart, SequenceStart -> {
+          if (((org.snakeyaml.engine.v2.events.NodeEvent) e).getAnchor().isPresent()) {
+            shared = true;
+          }
           if (++depth > MAX_DEPTH) {
             int line = e.getStartMark().map(Mark::getLine).orElse(-1) + 1;
             throw new TextInputException(line, "nested more than " + MAX_DEPTH + " levels deep (the limit of one document)");

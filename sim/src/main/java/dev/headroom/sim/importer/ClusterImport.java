@@ -44,6 +44,13 @@ public final class ClusterImport {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
+  /**
+   * The kinds whose content the import reads; of any other kind it reports only the kind and the name, so a caller
+   * may give those objects with their {@code metadata.name} alone.
+   */
+  public static final java.util.Set<String> READS = java.util.Set.of("Node", "Deployment", "StatefulSet",
+      "HorizontalPodAutoscaler", "ScaledObject", "CapacityBuffer", "PodDisruptionBudget");
+
   /** One object of the dump, with where it was read ({@code FILE:LINE}). */
   public record Source(String kind, Map<String, Object> raw, String where) {}
 
