@@ -1,6 +1,6 @@
 package dev.headroom.cli.input;
 
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import dev.headroom.api.Models;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,7 +23,6 @@ public record InputDocument(Position position, Map<String, Object> raw, Lines li
     this(position, raw, null);
   }
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /** {@code apiVersion}, or {@code ""} when absent or not a string. */
   public String apiVersion() {
@@ -63,7 +62,7 @@ public record InputDocument(Position position, Map<String, Object> raw, Lines li
    */
   public <T> T as(Class<T> type) throws InputException {
     try {
-      return SERIALIZATION.convertValue(raw, type);
+      return Models.fromTree(raw, type);
     } catch (RuntimeException e) {
       throw new InputException(position, "invalid " + kind() + ": " + YamlInputLoader.oneLine(e));
     }

@@ -83,4 +83,21 @@ class YamlInputLoaderTest {
     assertThatThrownBy(() -> parse("apiVersion: v1\nkind: List\nitems:\n  - 3\n")).isInstanceOf(InputException.class)
         .hasMessage("f.yaml:4: a List item must be a Kubernetes object (a mapping), found the scalar \"3\"");
   }
+
+  @Test
+  void aPodWithANumericProbePortAsKubectlPrintsItConverts() throws Exception {
+    List<InputDocument> docs = parse("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: default}
+        spec:
+          containers:
+          - name: c
+            image: i
+            livenessProbe:
+              httpGet: {path: /, port: 8080}
+        """);
+    io.fabric8.kubernetes.api.model.Pod pod = docs.get(0).as(io.fabric8.kubernetes.api.model.Pod.class);
+    assertThat(pod.getSpec().getContainers().get(0).getLivenessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(8080);
+  }
 }

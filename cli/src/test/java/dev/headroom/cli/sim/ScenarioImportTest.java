@@ -82,4 +82,23 @@ class ScenarioImportTest {
     Files.writeString(f, "apiVersion: v1\nkind: List\nitems: [\n");
     assertThat(SimulateCommandTest.run(ScenarioCommand.NAME, ScenarioCommand.Import.NAME, "-f", f.toString()).code()).isEqualTo(1);
   }
+
+  @Test
+  void aPodTemplateWithNumericProbePortsAsKubectlPrintsThemIsImported(@TempDir Path dir) throws Exception {
+    String text = Files.readString(DUMP);
+    String probed = text.replaceFirst("\n          name: web\n          ports:\n",
+        "\n          name: web\n          livenessProbe:\n            httpGet:\n              path: /healthz\n"
+            + "              port: 8080\n          readinessProbe:\n            tcpSocket:\n              port: 8080\n"
+            + "          ports:\n");
+    assertThat(probed).isNotEqualTo(text);
+    Path f = dir.resolve("probed.yaml");
+    Files.writeString(f, probed);
+    Path out = dir.resolve("imported.yaml");
+    SimulateCommandTest.Run r = SimulateCommandTest.run(ScenarioCommand.NAME, ScenarioCommand.Import.NAME, "-f", f.toString(),
+        "-o", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).doesNotContain("not a valid pod template");
+    Scenario s = ScenarioParser.parseFile(out);
+    assertThat(s.workloads()).extracting(Scenario.Workload::name).contains("web");
+  }
 }

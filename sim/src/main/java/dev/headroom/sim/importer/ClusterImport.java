@@ -1,5 +1,6 @@
 package dev.headroom.sim.importer;
 
+import dev.headroom.api.Models;
 import dev.headroom.core.resources.EffectiveRequests;
 import dev.headroom.core.resources.Quantities;
 import dev.headroom.sim.scenario.ScenarioParser;
@@ -280,7 +281,7 @@ public final class ClusterImport {
     }
     PodSpec full;
     try {
-      full = SERIALIZATION.convertValue(podRaw, PodSpec.class);
+      full = Models.fromTree(podRaw, PodSpec.class);
     } catch (RuntimeException e) {
       notices.add(s.where() + ": " + s.kind() + " " + ns(s) + "/" + name(s) + " left out: not a valid pod template");
       return;

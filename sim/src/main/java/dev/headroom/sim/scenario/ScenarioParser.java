@@ -1,5 +1,6 @@
 package dev.headroom.sim.scenario;
 
+import dev.headroom.api.Models;
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
@@ -18,7 +19,6 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +50,6 @@ public final class ScenarioParser {
   public static final int FAQ_BALLOON_PRIORITY = -10;
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private final Path baseDir;
 
@@ -362,7 +361,7 @@ public final class ScenarioParser {
     if (pod != null) {
       PodSpec spec;
       try {
-        spec = SERIALIZATION.convertValue(pod.plain(), PodSpec.class);
+        spec = Models.fromTree(pod.plain(), PodSpec.class);
       } catch (RuntimeException e) {
         throw pod.error("not a valid PodSpec: " + firstLine(e.getMessage()));
       }
