@@ -554,12 +554,14 @@ class PeersCorpusE2eTest {
     namespaces.removeAll(nss);
   }
 
+  /** {@code e2e/peers ARGS} on the bed (static: other peer tests call it before this class has run). */
   private static String peers(Map<String, String> extraEnv, String... args) {
-    List<String> cmd = new ArrayList<>(List.of(bed.root().resolve("e2e/peers").toString()));
+    TestBed b = TestBed.get();
+    List<String> cmd = new ArrayList<>(List.of(b.root().resolve("e2e/peers").toString()));
     cmd.addAll(List.of(args));
-    Map<String, String> env = new HashMap<>(bed.scriptEnv());
+    Map<String, String> env = new HashMap<>(b.scriptEnv());
     env.putAll(extraEnv);
-    return Scripts.run(bed.root(), env, Duration.ofMinutes(5), cmd.toArray(String[]::new));
+    return Scripts.run(b.root(), env, Duration.ofMinutes(5), cmd.toArray(String[]::new));
   }
 
   /** The binary {@code e2e/peers ca path} prints, if there is one. */
