@@ -70,7 +70,8 @@ public final class HttpEndpoints implements AutoCloseable {
     respond(ex, problem.isEmpty() ? 200 : 503, "text/plain; charset=utf-8", problem.map(p -> p.replace('\n', ' ') + "\n").orElse("ok\n"));
   }
 
-  private static void respond(HttpExchange ex, int code, String contentType, String body) throws IOException {
+  /** Writes {@code body} with {@code code} and closes the exchange (headers only for HEAD); one place for both servers. */
+  static void respond(HttpExchange ex, int code, String contentType, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", contentType);
     boolean head = "HEAD".equalsIgnoreCase(ex.getRequestMethod());

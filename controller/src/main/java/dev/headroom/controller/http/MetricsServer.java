@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.internal.CertUtils;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -114,7 +113,7 @@ public final class MetricsServer implements AutoCloseable {
     }
     Decision d = authorizer.check(header.substring(7).trim(), verb, ex.getRequestURI().getPath());
     if (d instanceof Decision.Allowed) {
-      write(ex, 200, HttpEndpoints.PROMETHEUS_CONTENT_TYPE, metrics.get().getBytes(StandardCharsets.UTF_8));
+      HttpEndpoints.respond(ex, 200, HttpEndpoints.PROMETHEUS_CONTENT_TYPE, metrics.get());
     } else if (d instanceof Decision.Unauthenticated u) {
       ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       respond(ex, 401, "Unauthorized: " + u.reason() + "\n");
@@ -128,19 +127,7 @@ public final class MetricsServer implements AutoCloseable {
   }
 
   private static void respond(HttpExchange ex, int code, String body) throws IOException {
-    write(ex, code, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void write(HttpExchange ex, int code, String contentType, byte[] bytes) throws IOException {
-    ex.getResponseHeaders().set("Content-Type", contentType);
-    boolean head = "HEAD".equalsIgnoreCase(ex.getRequestMethod());
-    ex.sendResponseHeaders(code, head ? -1 : bytes.length);
-    if (!head) {
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(bytes);
-      }
-    }
-    ex.close();
+    HttpEndpoints.respond(ex, code, "text/plain; charset=utf-8", body);
   }
 
   /** The key store of the serving certificate: from the files, or self-signed (logged) when none are given. */
