@@ -26,7 +26,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,7 +53,6 @@ public final class Explainer {
       "v1/ResourceQuota", ResourceQuota.class,
       "v1/Namespace", Namespace.class);
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /**
    * What explain produced.
@@ -202,7 +200,7 @@ public final class Explainer {
     }
     if (status instanceof Map<?, ?>) {
       try {
-        buffer.setStatus(SERIALIZATION.convertValue(status, CapacityBufferStatus.class));
+        buffer.setStatus(dev.headroom.api.Models.fromTree(status, CapacityBufferStatus.class));
       } catch (RuntimeException e) {
         throw new InputException(doc.position(), "invalid CapacityBuffer status: " + dev.headroom.cli.input.PlainMessages.of(e));
       }

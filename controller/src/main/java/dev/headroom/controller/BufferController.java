@@ -49,7 +49,6 @@ public final class BufferController {
   private final ClusterCaches caches;
   private final ControllerLoop<String> loop;
   private final DryRunPodResolver dryRun;
-  private final List<String> namespaces;
   private final Manager manager;
   private final CompletableFuture<Void> synced;
 
@@ -58,7 +57,6 @@ public final class BufferController {
     this.manager = manager;
     KubernetesClient client = manager.client();
     ApiHealth health = manager.health();
-    this.namespaces = options.namespaces();
     this.metrics = new ControllerMetrics(manager.registry(), clock, tracker);
     this.queue = new WorkQueue<>(ticker, RateLimiter.defaultControllerRateLimiter(ticker), new WorkQueue.Listener() {
       @Override
@@ -91,7 +89,7 @@ public final class BufferController {
         new StatusWriter(client, metrics),
         new BufferEvents(client, metrics, options.lease().identity()),
         tracker, clock);
-    this.loop = new ControllerLoop<>(NAME, NAME, queue, reconciler, new ControllerLoop.Listener<>() {
+    this.loop = new ControllerLoop<>(NAME, queue, reconciler, new ControllerLoop.Listener<>() {
       @Override
       public void reconciled(String key, ReconcileResult result, long nanos) {
         metrics.reconciled(result.label(), Duration.ofNanos(nanos));
@@ -121,7 +119,7 @@ public final class BufferController {
     }, false);
     manager.addReadinessCheck("buffer-controller", this::notReadyReason);
     manager.addLivenessCheck("buffer-controller", this::notLiveReason);
-    LOG.debug("buffer controller registered ({})", namespaces.isEmpty() ? "all namespaces" : "namespaces " + namespaces);
+    LOG.debug("buffer controller registered ({})", options.namespaces().isEmpty() ? "all namespaces" : "namespaces " + options.namespaces());
   }
 
   /** The worker as a leader runnable: it starts once this controller's informers have listed. */
@@ -203,16 +201,8 @@ public final class BufferController {
     return caches;
   }
 
-  public ReconciliationTracker tracker() {
-    return tracker;
-  }
-
   /** True once dry-run pod creation was refused and the defaulting resolver took over. */
   public boolean dryRunFellBack() {
     return dryRun != null && dryRun.fellBack();
-  }
-
-  public List<String> namespaces() {
-    return namespaces;
   }
 }

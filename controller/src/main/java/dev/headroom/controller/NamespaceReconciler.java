@@ -40,8 +40,12 @@ public final class NamespaceReconciler implements Reconciler<String> {
   private final BufferEvents events;
   private final ReconciliationTracker tracker;
   private final Clock clock;
-  /** Per buffer UID, the resourceVersion and message of the permanent failure last reported on it (reported once). */
-  private final java.util.Map<String, String> reported = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Per namespace, per buffer UID, the resourceVersion and message of the permanent failure reported on it: kept only
+   * while the buffer keeps failing that way (each reconcile of the namespace replaces its map), so a failure is
+   * reported once and nothing is kept for buffers that recovered or are gone.
+   */
+  private final java.util.Map<String, java.util.Map<String, String>> reported = new java.util.concurrent.ConcurrentHashMap<>();
   /** The last failure logged per namespace: a namespace that keeps failing the same way logs one WARN line. */
   private final java.util.Map<String, String> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -65,6 +69,8 @@ public final class NamespaceReconciler implements Reconciler<String> {
     List<String> errors = new ArrayList<>(result.errors());
     List<String> permanent = new ArrayList<>();
     List<String> written = new ArrayList<>();
+    java.util.Map<String, String> reportedBefore = reported.getOrDefault(namespace, java.util.Map.of());
+    java.util.Map<String, String> reportedNow = new java.util.HashMap<>();
     for (BufferOutcome outcome : result.buffers()) {
       CapacityBuffer computed = outcome.buffer();
       if (outcome.changed()) {
@@ -78,7 +84,7 @@ public final class NamespaceReconciler implements Reconciler<String> {
         if (w instanceof StatusWriter.Outcome.Failed f) {
           if (f.permanent()) {
             permanent.add(f.error());
-            reportOnce(computed, f.error(), now);
+            reportOnce(computed, f.error(), now, reportedBefore, reportedNow);
           } else {
             errors.add(f.error());
           }
@@ -92,6 +98,11 @@ public final class NamespaceReconciler implements Reconciler<String> {
         }
       }
       tracker.markReconciled(computed.getMetadata().getUid(), now);
+    }
+    if (reportedNow.isEmpty()) {
+      reported.remove(namespace);
+    } else {
+      reported.put(namespace, reportedNow);
     }
     if (errors.isEmpty() && !permanent.isEmpty()) {
       // nothing a retry can fix: the informers add the namespace again when a buffer or one of its inputs changes
@@ -110,7 +121,6 @@ public final class NamespaceReconciler implements Reconciler<String> {
       return ReconcileResult.retry(joined);
     }
     if (lastFailure.remove(namespace) != null) {
-      reported.keySet().removeIf(uid -> result.buffers().stream().anyMatch(o -> uid.equals(o.buffer().getMetadata().getUid())));
       LOG.info("namespace {}: reconciled again after failures", namespace);
     }
     if (!written.isEmpty()) {
@@ -126,10 +136,14 @@ public final class NamespaceReconciler implements Reconciler<String> {
   }
 
   /** A Warning event on {@code buffer} for a permanent failure, once per buffer version and message. */
-  private void reportOnce(CapacityBuffer buffer, String error, Instant now) {
+  private void reportOnce(CapacityBuffer buffer, String error, Instant now, java.util.Map<String, String> before,
+      java.util.Map<String, String> after) {
     String uid = buffer.getMetadata().getUid();
     String mark = buffer.getMetadata().getResourceVersion() + "|" + error;
-    if (uid == null || !mark.equals(reported.put(uid, mark))) {
+    if (uid != null) {
+      after.put(uid, mark);
+    }
+    if (uid == null || !mark.equals(before.get(uid))) {
       events.warning(buffer, BufferEvents.REASON_FAILED, error + " (not retried until the buffer or its inputs change)", now);
     }
   }

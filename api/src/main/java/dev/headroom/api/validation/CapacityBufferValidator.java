@@ -1,10 +1,10 @@
 package dev.headroom.api.validation;
 
+import dev.headroom.api.Models;
 import dev.headroom.api.CapacityBufferVersion;
 import dev.headroom.api.crd.CrdPostProcessor;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.validation.FieldError.ErrorType;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -82,7 +82,6 @@ import tools.jackson.databind.JsonNode;
  * without calendar validation beyond month 1–12 and day 1–31.
  */
 public final class CapacityBufferValidator {
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Map<CapacityBufferVersion, SchemaValidation> SCHEMAS = loadSchemas();
   private static final Map<CapacityBufferVersion, Scale> SCALES = loadScales();
 
@@ -289,7 +288,7 @@ public final class CapacityBufferValidator {
     }
     tree.put("apiVersion", CapacityBufferVersion.V1BETA1.apiVersion());
     tree.put("kind", CapacityBufferVersion.KIND);
-    return SERIALIZATION.convertValue(tree, CapacityBuffer.class);
+    return Models.fromTree(tree, CapacityBuffer.class);
   }
 
   private static void int32(Map<String, Object> parent, String path, String key, List<FieldError> errors) {

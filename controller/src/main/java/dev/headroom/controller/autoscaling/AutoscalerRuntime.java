@@ -42,13 +42,7 @@ public final class AutoscalerRuntime {
   /** The supported {@code --cloud-provider} values. */
   public static final List<String> PROVIDERS = List.of(KwokProvider.NAME, ClusterApiNames.PROVIDER_NAME);
 
-  private final AutoscalerLoop loop;
-  private final ClusterListers listers;
-
-  private AutoscalerRuntime(AutoscalerLoop loop, ClusterListers listers) {
-    this.loop = loop;
-    this.listers = listers;
-  }
+  private AutoscalerRuntime() {}
 
   /**
    * Builds the runtime and registers it with {@code manager}; configuration errors (unknown provider, malformed
@@ -57,12 +51,12 @@ public final class AutoscalerRuntime {
    * @throws IllegalArgumentException for an unknown provider or invalid discovery filter
    * @throws dev.headroom.controller.provider.NodeGroupConfig.InvalidNodeGroupsException for a malformed node-group file
    */
-  public static AutoscalerRuntime create(Manager manager, AutoscalerSettings s, Clock clock, String instance) {
-    return create(manager, s, clock, instance, CrdWait.Backoff.DEFAULT);
+  public static void create(Manager manager, AutoscalerSettings s, Clock clock, String instance) {
+    create(manager, s, clock, instance, CrdWait.Backoff.DEFAULT);
   }
 
   /** As above, with the backoff of the PodGroup CRD lookups. */
-  public static AutoscalerRuntime create(Manager manager, AutoscalerSettings s, Clock clock, String instance, CrdWait.Backoff podGroupBackoff) {
+  public static void create(Manager manager, AutoscalerSettings s, Clock clock, String instance, CrdWait.Backoff podGroupBackoff) {
     if (!PROVIDERS.contains(s.cloudProvider())) {
       throw new IllegalArgumentException("unknown " + AutoscalerSettings.FLAG_CLOUD_PROVIDER + " \"" + s.cloudProvider() + "\" (supported: " + String.join(", ", PROVIDERS) + ")");
     }
@@ -115,7 +109,6 @@ public final class AutoscalerRuntime {
     }, true);
     manager.addReadinessCheck("autoscaler", () -> podGroups.hasSynced() ? Optional.empty() : Optional.of("autoscaler informer caches not synced yet: PodGroups"));
     manager.addLivenessCheck("autoscaler", () -> loop.stalled(Duration.ofMinutes(5)));
-    return new AutoscalerRuntime(loop, listers);
   }
 
   /**
@@ -172,15 +165,6 @@ public final class AutoscalerRuntime {
     ClusterApiProvider.Discovery discovery = ClusterApiProvider.Discovery.parse(s.nodeGroupAutoDiscovery());
     String group = System.getenv().getOrDefault("CAPI_GROUP", ClusterApiNames.DEFAULT_GROUP);
     return () -> new ClusterApiProvider(client, group, ClusterApiProvider.resolveVersion(client, group), discovery, nodeLister, clock);
-  }
-
-  public AutoscalerLoop loop() {
-    return loop;
-  }
-
-  /** The listers the loop reads (over the manager's cache). */
-  public ClusterListers listers() {
-    return listers;
   }
 
   /** Snapshot simulations sharing one compiled-object cache across the autoscaler's loops. */

@@ -94,27 +94,6 @@ public final class ClusterCaches implements AutoCloseable {
     return cache.synced(all);
   }
 
-  /** The kinds whose informers have not listed yet (readiness reason). */
-  public List<String> unsynced() {
-    List<String> out = new ArrayList<>();
-    for (KindCache<?> c : List.of(buffers, templates, quotas, pods)) {
-      if (!c.hasSynced()) {
-        out.add(c.kind());
-      }
-    }
-    workloads.values().stream().filter(c -> !c.hasSynced()).forEach(c -> out.add(c.kind()));
-    if (!customKinds.hasSynced()) {
-      out.add("custom scalable kinds");
-    }
-    return out;
-  }
-
-  /** True when every informer (including custom-kind watches) has listed once. */
-  public boolean hasSynced() {
-    return buffers.hasSynced() && templates.hasSynced() && quotas.hasSynced() && pods.hasSynced()
-        && workloads.values().stream().allMatch(KindCache::hasSynced) && customKinds.hasSynced();
-  }
-
   // ---- handlers: spec §6.2 and §6.4 ----
 
   private ResourceEventHandler<CapacityBuffer> bufferHandler() {

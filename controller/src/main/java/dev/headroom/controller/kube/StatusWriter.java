@@ -6,9 +6,11 @@ import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.controller.metrics.ControllerMetrics;
 import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.BufferStatuses;
+import dev.headroom.core.buffer.StatusConditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -112,8 +114,9 @@ public final class StatusWriter {
 
   /**
    * The server's status with the controller-owned parts taken from {@code computed}: the four status fields, and
-   * the controller's condition types (replaced in place, appended, or removed). A condition whose status is the
-   * server's keeps the server's {@code lastTransitionTime}, as {@code meta.SetStatusCondition} merges.
+   * the controller's condition types merged by core's {@link StatusConditions#set} (the merge the simulator's status
+   * writes use too: in place, appended in the computed order, the server's {@code lastTransitionTime} kept while the
+   * status does not flip) or removed when the computed status no longer has them.
    */
   static CapacityBufferStatus rebase(CapacityBufferStatus server, CapacityBufferStatus computed) {
     CapacityBufferStatus out = Copies.of(server == null ? new CapacityBufferStatus() : server);
@@ -124,31 +127,15 @@ public final class StatusWriter {
     out.setProvisioningStrategy(mine.getProvisioningStrategy());
     List<Condition> conditions = new ArrayList<>(out.getConditions() == null ? List.of() : out.getConditions());
     List<Condition> computedConditions = mine.getConditions() == null ? List.of() : mine.getConditions();
-    // owned types the computed status no longer has are removed; the others are replaced in place or appended
-    // in the computed order
-    conditions.removeIf(c -> CONTROLLER_CONDITIONS.contains(c.getType())
-        && computedConditions.stream().noneMatch(w -> w.getType().equals(c.getType())));
+    for (String type : CONTROLLER_CONDITIONS) {
+      if (StatusConditions.find(computedConditions, type).isEmpty()) {
+        StatusConditions.remove(conditions, type);
+      }
+    }
     for (Condition want : computedConditions) {
-      if (!CONTROLLER_CONDITIONS.contains(want.getType())) {
-        continue;
-      }
-      int at = -1;
-      for (int i = 0; i < conditions.size(); i++) {
-        if (want.getType().equals(conditions.get(i).getType())) {
-          at = i;
-          break;
-        }
-      }
-      if (at >= 0) {
-        Condition merged = Copies.of(want);
-        if (Objects.equals(conditions.get(at).getStatus(), want.getStatus())) {
-          // the status did not flip on the server: its transition time stands (a computed status from a cache that
-          // lagged behind the last write would otherwise move it, and turn an up-to-date status into a write)
-          merged.setLastTransitionTime(conditions.get(at).getLastTransitionTime());
-        }
-        conditions.set(at, merged);
-      } else {
-        conditions.add(Copies.of(want));
+      if (CONTROLLER_CONDITIONS.contains(want.getType())) {
+        // a computed condition always carries its transition time; the clock is only the merge's fallback
+        StatusConditions.set(conditions, want, Instant.now());
       }
     }
     out.setConditions(conditions);

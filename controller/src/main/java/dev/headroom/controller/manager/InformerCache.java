@@ -143,11 +143,6 @@ public final class InformerCache implements AutoCloseable {
     return List.copyOf(out);
   }
 
-  /** Whether an informer for {@code key} exists. */
-  public synchronized boolean has(Key key) {
-    return entries.containsKey(Objects.requireNonNull(key));
-  }
-
   @Override
   public synchronized void close() {
     closed = true;

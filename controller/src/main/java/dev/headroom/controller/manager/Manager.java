@@ -136,10 +136,6 @@ public final class Manager implements AutoCloseable {
     return registry;
   }
 
-  public Options options() {
-    return options;
-  }
-
   /** Adds a runnable; with {@code needsLeaderElection} it runs only while this replica holds the lease. */
   public void add(Runnable r, boolean needsLeaderElection) {
     requireNotStarted();
@@ -272,11 +268,6 @@ public final class Manager implements AutoCloseable {
   /** The bound port of {@code /healthz} and {@code /readyz} (after {@link #start()}). */
   public int httpPort() {
     return http.port();
-  }
-
-  /** The bound port of {@code /metrics}: the HTTPS one when secure, else {@link #httpPort()}. */
-  public int metricsPort() {
-    return metricsServer != null ? metricsServer.port() : http.port();
   }
 
   /** Blocks until {@link #close()} or a lost leadership; returns the process exit code. */

@@ -26,7 +26,6 @@ public final class ControllerLoop<K> implements AutoCloseable {
   public static final String MDC_RECONCILE_ID = "reconcileID";
 
   private final String name;
-  private final String controller;
   private final WorkQueue<K> queue;
   private final Reconciler<K> reconciler;
   private final Listener<K> listener;
@@ -48,16 +47,10 @@ public final class ControllerLoop<K> implements AutoCloseable {
     this(name, queue, reconciler, listener, Ticker.SYSTEM);
   }
 
-  /** As above, with the ticker the heartbeat is read from. */
+  /** As above, with the ticker the heartbeat is read from; {@code name} is also the MDC value of {@link #MDC_CONTROLLER}. */
   public ControllerLoop(String name, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener, Ticker ticker) {
-    this(name, name, queue, reconciler, listener, ticker);
-  }
-
-  /** As above; {@code controller} is the MDC value of {@link #MDC_CONTROLLER}, {@code name} the thread's. */
-  public ControllerLoop(String name, String controller, WorkQueue<K> queue, Reconciler<K> reconciler, Listener<K> listener, Ticker ticker) {
     this.ticker = ticker;
     this.name = name;
-    this.controller = controller;
     this.queue = queue;
     this.reconciler = reconciler;
     this.listener = listener;
@@ -97,7 +90,7 @@ public final class ControllerLoop<K> implements AutoCloseable {
     inFlight = key;
     String k = String.valueOf(key);
     int slash = k.indexOf('/');
-    MDC.put(MDC_CONTROLLER, controller);
+    MDC.put(MDC_CONTROLLER, name);
     MDC.put(MDC_NAMESPACE, slash < 0 ? k : k.substring(0, slash));
     MDC.put(MDC_RECONCILE_ID, UUID.randomUUID().toString());
     try {

@@ -600,7 +600,7 @@ public final class Autoscaler {
     }
     Instant now = world.now();
     ScaleDownPlanner planner = new ScaleDownPlanner(options, state, provider, result::emit);
-    ScaleDownPlanner.Plan plan = planner.plan(new ScaleDownPlanner.Input(now, world.sim(), world.nodes(), world.groups(), world.groupOptions(),
+    ScaleDownPlanner.Plan plan = planner.plan(new ScaleDownPlanner.Input(now, world.sim(), world.nodes(), world.groupOptions(),
         world.groupOfNode(), world.facts(), world.destinationNodes(), world.placeholders(), world.notStarted(),
         cluster.podDisruptionBudgets()));
     result.scaledDown(plan, planner.actuate(now, plan, world.groups(), world.groupOptions(), world.nodeByName()));

@@ -174,16 +174,13 @@ public final class KwokProvider implements NodeGroupProvider {
       throw new ProviderException(String.format("size increase too large - desired:%d max:%d", target + delta, g.maxSize()));
     }
     boolean ready = g.provisioningDelay().isZero();
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < delta; i++) {
-      names.add(g.id() + "-" + suffix());
-    }
     // The creates are independent requests: sent concurrently, a scale-up of many nodes takes about one round trip
-    // rather than one per node (the loop waits for them). Every node created counts towards the target.
+    // rather than one per node (the loop waits for them). Every node created counts towards the target. The names
+    // are drawn here, in order, so that the seeded suffixes do not depend on thread timing.
     List<CompletableFuture<Node>> creates = new ArrayList<>();
-    for (String name : names) {
-      creates.add(names.size() == 1 ? CompletableFuture.completedFuture(null).thenApply(x -> create(g, ready, name))
-          : CompletableFuture.supplyAsync(() -> create(g, ready, name), CREATES));
+    for (int i = 0; i < delta; i++) {
+      String name = g.id() + "-" + suffix();
+      creates.add(CompletableFuture.supplyAsync(() -> create(g, ready, name), CREATES));
     }
     String failure = null;
     for (CompletableFuture<Node> c : creates) {

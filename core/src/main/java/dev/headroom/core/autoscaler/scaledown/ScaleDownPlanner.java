@@ -74,7 +74,6 @@ public final class ScaleDownPlanner {
    * @param sim every registered node with its pods, plus the pending and virtual pods placed on existing capacity in
    *     this loop; the drain simulation forks it per candidate
    * @param nodes the registered nodes, in the loop's order
-   * @param groups the node groups by ID, with this loop's target sizes
    * @param groupOfNode node name to the ID of its group (absent for nodes of no group)
    * @param facts what the loop read of each node object (name, Ready, being deleted, scale-down disabled)
    * @param destinations nodes moved pods may go to: Ready, not being deleted, not cordoned
@@ -82,7 +81,7 @@ public final class ScaleDownPlanner {
    * @param notStarted registered nodes that have not started yet (neither candidates nor destinations)
    * @param pdbs the PodDisruptionBudgets the drained pods consume
    */
-  public record Input(Instant now, SchedulingSimulation sim, List<Node> nodes, Map<String, NodeGroup> groups,
+  public record Input(Instant now, SchedulingSimulation sim, List<Node> nodes,
       Map<String, GroupOptions> groupOptions, Map<String, String> groupOfNode, Map<Node, NodeFacts> facts, Set<String> destinations, Set<String> placeholders,
       Set<String> notStarted, List<PodDisruptionBudget> pdbs) {}
 
