@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 public final class AutoscalerFlags {
 
   /** The options {@code headroom run} has a flag for (key, type, default and description come from each option). */
-  static final List<AutoscalerOption<?>> RUN = List.of(
+  public static final List<AutoscalerOption<?>> RUN = List.of(
       AutoscalerOptions.SCAN_INTERVAL,
       AutoscalerOptions.EXPANDER,
       AutoscalerOptions.MAX_NODES_TOTAL,

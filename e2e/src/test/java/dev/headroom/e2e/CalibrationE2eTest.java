@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * compressed by {@code HEADROOM_CALIBRATION_SCALE} (default 8). The figures of both are compared per strategy and
  * the test fails when the simulator drifts outside the tolerance (docs/simulator.md, "How far to trust it"): p95 pod
  * wait within max(3 s, 15 % of the real p95) plus the bed's own latency at its load ({@link #bedLatency}), node-hours within 10 %, the strategies ranked alike by cost and by p95. The scenario is
- * {@code HEADROOM_CALIBRATION_SCENARIO} ({@code ./e2e/calibrate SCENARIO} sets it), by default
- * {@code examples/scenarios/calibration.yaml}.
+ * {@code HEADROOM_CALIBRATION_SCENARIO}, which {@code ./e2e/calibrate [SCENARIO]} sets (by default to
+ * {@code examples/scenarios/calibration.yaml}); without it the test skips with one line.
  */
 class CalibrationE2eTest {
   static final double P95_SECONDS = 3;
@@ -43,7 +43,7 @@ class CalibrationE2eTest {
         "CalibrationE2eTest: skipped outside ./e2e/calibrate (the none strategy's p95 is on a cliff; see docs/simulator.md)");
     TestBed bed = TestBed.get();
     bed.applyCrd();
-    String file = System.getenv().getOrDefault("HEADROOM_CALIBRATION_SCENARIO", "examples/scenarios/calibration.yaml");
+    String file = System.getenv("HEADROOM_CALIBRATION_SCENARIO");
     Path scenarioFile = bed.root().resolve(file).normalize();
     double scale = Double.parseDouble(System.getenv().getOrDefault("HEADROOM_CALIBRATION_SCALE", "8"));
     Scenario scenario = ScenarioParser.parseFile(scenarioFile);

@@ -410,15 +410,23 @@ final class CalibrationRun {
         "--node-groups=" + groups, "--node-delete-delay-after-taint=0s",
         "--resync-period=" + go(scaled(Duration.ofMinutes(5)))));
     AutoscalerOptions o = scenario.autoscalerOptions();
-    for (AutoscalerOption<?> option : List.<AutoscalerOption<?>>of(AutoscalerOptions.SCAN_INTERVAL, AutoscalerOptions.MAX_NODE_PROVISION_TIME,
+    List<AutoscalerOption<?>> passed = List.of(AutoscalerOptions.SCAN_INTERVAL, AutoscalerOptions.MAX_NODE_PROVISION_TIME,
         AutoscalerOptions.SCALE_DOWN_UNNEEDED_TIME, AutoscalerOptions.SCALE_DOWN_UNREADY_TIME, AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_ADD,
         AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_DELETE, AutoscalerOptions.SCALE_DOWN_DELAY_AFTER_FAILURE, AutoscalerOptions.EXPANDER,
         AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, AutoscalerOptions.MAX_NODES_TOTAL,
         AutoscalerOptions.UNREMOVABLE_NODE_RECHECK_TIMEOUT, AutoscalerOptions.MAX_NODE_STARTUP_TIME,
         AutoscalerOptions.INITIAL_NODE_GROUP_BACKOFF_DURATION, AutoscalerOptions.MAX_NODE_GROUP_BACKOFF_DURATION,
-        AutoscalerOptions.NODE_GROUP_BACKOFF_RESET_TIMEOUT)) {
+        AutoscalerOptions.NODE_GROUP_BACKOFF_RESET_TIMEOUT);
+    for (AutoscalerOption<?> option : passed) {
       Object v = option.get(o);
       args.add("--" + option.key() + "=" + (v instanceof Duration d ? go(scaled(d)) : v));
+    }
+    // any other option of `run` the scenario sets would be lost on the way to the real run: refuse it, naming it
+    for (AutoscalerOption<?> option : dev.headroom.cli.AutoscalerFlags.RUN) {
+      if (!passed.contains(option) && !java.util.Objects.equals(option.get(o), option.defaultValue())) {
+        throw new IllegalStateException("the calibration harness does not pass --" + option.key() + " (set to "
+            + option.get(o) + " by the scenario) to headroom run; add it to CalibrationRun.headroomArgs");
+      }
     }
     return args;
   }

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.core.workload.Behavior;
-import dev.headroom.core.workload.ContainerRequests;
 import dev.headroom.core.workload.HpaAutoscaler;
 import dev.headroom.core.workload.HpaConfig;
 import dev.headroom.core.workload.HpaDecision;
 import dev.headroom.core.workload.HpaMetric;
 import dev.headroom.core.workload.MetricReading;
 import dev.headroom.core.workload.PodInfo;
-import dev.headroom.core.workload.PodPhase;
 import dev.headroom.core.workload.ScaleTarget;
 import dev.headroom.core.workload.ScalingHistory;
 import dev.headroom.core.workload.ScalingPolicy;
@@ -21,7 +19,6 @@ import dev.headroom.core.workload.TargetKind;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -388,30 +385,8 @@ class HpaParityE2eTest {
     int status = d == null || d.getStatus() == null || d.getStatus().getReplicas() == null ? 0 : d.getStatus().getReplicas();
     List<PodInfo> list = pods.getIndexer().list().stream()
         .filter(p -> deployment.equals(p.getMetadata().getLabels().get("app")))
-        .map(HpaParityE2eTest::podInfo).toList();
+        .map(PodInfo::from).toList();
     return new Snapshot(d == null ? -1 : d.getSpec().getReplicas(), status, list);
-  }
-
-  static PodInfo podInfo(Pod p) {
-    Boolean ready = null;
-    Instant transition = null;
-    if (p.getStatus() != null && p.getStatus().getConditions() != null) {
-      for (PodCondition c : p.getStatus().getConditions()) {
-        if ("Ready".equals(c.getType())) {
-          ready = "True".equals(c.getStatus());
-          transition = c.getLastTransitionTime() == null ? null : Instant.parse(c.getLastTransitionTime());
-        }
-      }
-    }
-    Instant start = p.getStatus() == null || p.getStatus().getStartTime() == null ? null
-        : Instant.parse(p.getStatus().getStartTime());
-    List<ContainerRequests> containers = p.getSpec().getContainers().stream().map(c -> new ContainerRequests(c.getName(),
-        c.getResources() == null || c.getResources().getRequests() == null ? Map.of()
-            : c.getResources().getRequests().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
-                e -> e.getValue().getNumericalAmount().movePointRight(3).longValue())))).toList();
-    return new PodInfo(p.getMetadata().getName(),
-        PodPhase.parse(p.getStatus() == null ? null : p.getStatus().getPhase()),
-        p.getMetadata().getDeletionTimestamp() != null, ready, transition, start, containers, Map.of());
   }
 
   private boolean settled(String deployment, int replicas) {
