@@ -189,11 +189,38 @@ public final class HeadroomProcess implements AutoCloseable {
     }
   }
 
+  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A port for a server of the test to listen on, drawn below the kernel's ephemeral range as e2e/ports.sh draws the
+   * bed's: a port the kernel hands out for {@code new ServerSocket(0)} is in that range, where the tests' own client
+   * connections take their local ports, so it can be taken between this check and the server's bind.
+   */
   public static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    int low = ephemeralLow();
+    int lo = low - 20000 >= 1000 ? 20000 : Math.max(1024, low - 10000);
+    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = lo + random.nextInt(low - lo);
+      if (!HANDED_OUT.add(port)) {
+        continue;
+      }
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new java.net.InetSocketAddress(port), 1);
+        return port;
+      } catch (IOException taken) {
+        // in use on some interface: draw again
+      }
+    }
+    throw new IllegalStateException("no free port below " + low + " after 200 draws");
+  }
+
+  private static int ephemeralLow() {
+    try {
+      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+      return Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32768;
     }
   }
 }
