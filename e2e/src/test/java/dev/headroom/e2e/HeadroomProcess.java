@@ -217,8 +217,13 @@ public final class HeadroomProcess implements AutoCloseable {
 
   private static int ephemeralLow() {
     try {
-      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-      return Integer.parseInt(range.split("\\s+")[0]);
+      // read to the end of the stream: Files.readString trusts the size /proc reports and returns one character
+      String range;
+      try (java.io.InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+        range = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim();
+      }
+      int low = Integer.parseInt(range.split("\\s+")[0]);
+      return low >= 2048 ? low : 32768;
     } catch (IOException | RuntimeException e) {
       return 32768;
     }
