@@ -86,7 +86,7 @@ public final class BufferController {
         new CacheClusterView(caches, observer),
         new ApiTemplateStore(client, caches, metrics),
         resolver, caches,
-        new StatusWriter(client, metrics),
+        new StatusWriter(client, metrics, clock),
         new BufferEvents(client, metrics, options.lease().identity()),
         tracker, clock);
     this.loop = new ControllerLoop<>(NAME, queue, reconciler, new ControllerLoop.Listener<>() {

@@ -128,8 +128,8 @@ public final class NamespaceReconciler implements Reconciler<String> {
     } else {
       LOG.debug("namespace {}: {} buffer(s), nothing changed", namespace, result.buffers().size());
     }
-    if (result.nextScheduleBoundary().isPresent()) {
-      Duration wait = Duration.between(now, result.nextScheduleBoundary().get()).plus(BOUNDARY_SLACK);
+    if (result.nextBoundary().isPresent()) {
+      Duration wait = Duration.between(now, result.nextBoundary().get()).plus(BOUNDARY_SLACK);
       return ReconcileResult.doneRequeueAfter(wait.isNegative() ? Duration.ZERO : wait);
     }
     return ReconcileResult.done();

@@ -175,6 +175,16 @@ public final class HeadroomProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** SIGKILL: the process ends at once, without releasing its Lease or finishing a write; waits until it is gone. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** SIGTERM (Headroom finishes its reconcile and releases its Lease), then waits; SIGKILL after 30 s. */
   @Override
   public void close() {

@@ -4,6 +4,7 @@ import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.controller.health.ApiHealth;
 import dev.headroom.controller.manager.InformerCache;
+import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.core.buffer.ClusterApiException;
 import dev.headroom.core.buffer.ScaleView;
 import dev.headroom.core.buffer.SelectorExpression;
@@ -70,7 +71,7 @@ public final class ClusterCaches implements AutoCloseable {
     this.templates = new KindCache<>("PodTemplate", namespaces, ns -> cache.informer(PodTemplate.class, ns, Duration.ZERO), Map.of(), templateHandler());
     this.quotas = new KindCache<>("ResourceQuota", namespaces, ns -> cache.informer(ResourceQuota.class, ns, Duration.ZERO), Map.of(), quotaHandler());
     this.pods = new KindCache<>("Pod", namespaces, ns -> cache.informer(Pod.class, ns, Duration.ZERO),
-        Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), null);
+        Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), podHandler());
     for (WorkloadKind kind : WorkloadKind.values()) {
       @SuppressWarnings("unchecked")
       Class<HasMetadata> type = (Class<HasMetadata>) kind.type();
@@ -152,6 +153,53 @@ public final class ClusterCaches implements AutoCloseable {
         return !buffers.byIndex(Indexes.BUFFER_BY_TEMPLATE, Indexes.templateKey(t.getMetadata().getNamespace(), t.getMetadata().getName())).isEmpty();
       }
     };
+  }
+
+  /** Pods matter to the buffers that pods consume ({@link BufferConsumption}); other buffers read pods on demand. */
+  private ResourceEventHandler<Pod> podHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod p) {
+        enqueueConsumed(p, null);
+      }
+
+      @Override
+      public void onUpdate(Pod oldP, Pod newP) {
+        if (EnqueueRules.podConsumptionUpdate(oldP, newP)) {
+          enqueueConsumed(newP, oldP);
+        }
+      }
+
+      @Override
+      public void onDelete(Pod p, boolean unknownFinalState) {
+        enqueueConsumed(p, null);
+      }
+    };
+  }
+
+  /** Enqueues the pod's namespace when one of its buffers has a consumer selector that {@code p} (or {@code before}) matches. */
+  private void enqueueConsumed(Pod p, Pod before) {
+    String ns = p.getMetadata().getNamespace();
+    for (CapacityBuffer b : buffers.list(ns)) {
+      Map<String, String> a = b.getMetadata().getAnnotations();
+      String selector = a == null ? null : a.get(BufferConsumption.ANNOTATION_CONSUMER_SELECTOR);
+      if (selector == null) {
+        continue;
+      }
+      try {
+        SelectorExpression parsed = SelectorExpression.parse(selector);
+        if (parsed.matches(labels(p)) || (before != null && parsed.matches(labels(before)))) {
+          enqueue.accept(ns);
+          return;
+        }
+      } catch (IllegalArgumentException e) {
+        // a malformed selector is reported on the buffer by its reconcile; pods cannot change that
+      }
+    }
+  }
+
+  private static Map<String, String> labels(Pod p) {
+    return p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels();
   }
 
   private ResourceEventHandler<ResourceQuota> quotaHandler() {

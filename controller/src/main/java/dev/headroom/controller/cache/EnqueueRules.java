@@ -2,8 +2,10 @@ package dev.headroom.controller.cache;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.BufferConsumption;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import java.math.BigDecimal;
@@ -19,7 +21,7 @@ public final class EnqueueRules {
 
   /**
    * A buffer update counts when it is a periodic resync (same resourceVersion), a spec change (generation), or a
-   * change of the schedule annotation (H5). Status-only writes, including ours, do not.
+   * change of the schedule annotation (H5) or of a consumption annotation ({@link BufferConsumption#ANNOTATIONS}). Status-only writes, including ours, do not.
    */
   public static boolean bufferUpdate(CapacityBuffer oldB, CapacityBuffer newB) {
     if (Objects.equals(oldB.getMetadata().getResourceVersion(), newB.getMetadata().getResourceVersion())) {
@@ -28,7 +30,24 @@ public final class EnqueueRules {
     if (!Objects.equals(oldB.getMetadata().getGeneration(), newB.getMetadata().getGeneration())) {
       return true;
     }
-    return !Objects.equals(annotation(oldB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), annotation(newB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE));
+    if (!Objects.equals(annotation(oldB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), annotation(newB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE))) {
+      return true;
+    }
+    for (String key : BufferConsumption.ANNOTATIONS) {
+      if (!Objects.equals(annotation(oldB, key), annotation(newB, key))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A pod update counts for the buffers its namespace has with a consumer selector when the pod's labels changed
+   * or it started or stopped consuming ({@link BufferConsumption#consumes}: deleted, terminated).
+   */
+  public static boolean podConsumptionUpdate(Pod oldP, Pod newP) {
+    return !Objects.equals(oldP.getMetadata().getLabels(), newP.getMetadata().getLabels())
+        || BufferConsumption.consumes(oldP) != BufferConsumption.consumes(newP);
   }
 
   /** A quota update counts only when {@code status.hard} or {@code status.used} changed by value. */

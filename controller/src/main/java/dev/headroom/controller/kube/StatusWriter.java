@@ -5,11 +5,13 @@ import dev.headroom.api.v1beta1.CapacityBufferStatus;
 import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.controller.metrics.ControllerMetrics;
 import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.core.buffer.BufferStatuses;
 import dev.headroom.core.buffer.StatusConditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +30,8 @@ public final class StatusWriter {
   private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
   /** Condition types the controller writes (spec §4.1); all others belong to other writers. */
   public static final Set<String> CONTROLLER_CONDITIONS = Set.of(
-      BufferConditions.READY_FOR_PROVISIONING, BufferConditions.LIMITED_BY_QUOTAS, BufferConditions.SCHEDULE_ACTIVE);
+      BufferConditions.READY_FOR_PROVISIONING, BufferConditions.LIMITED_BY_QUOTAS, BufferConditions.SCHEDULE_ACTIVE,
+      BufferConsumption.CONSUMED, BufferConsumption.FULFILLED);
   /** Attempts per buffer and reconcile (the first write plus re-read retries). */
   public static final int MAX_ATTEMPTS = 5;
 
@@ -53,10 +56,12 @@ public final class StatusWriter {
 
   private final KubernetesClient client;
   private final ControllerMetrics metrics;
+  private final Clock clock;
 
-  public StatusWriter(KubernetesClient client, ControllerMetrics metrics) {
+  public StatusWriter(KubernetesClient client, ControllerMetrics metrics, Clock clock) {
     this.client = client;
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   /** Writes {@code computed}'s status; {@code computed} carries the resourceVersion it was computed from. */
@@ -95,10 +100,10 @@ public final class StatusWriter {
         return new Outcome.Superseded("buffer " + ns + "/" + name + " is gone");
       }
       if (!Objects.equals(fresh.getMetadata().getGeneration(), computed.getMetadata().getGeneration())
-          || !Objects.equals(annotation(fresh), annotation(computed))) {
+          || !sameControllerAnnotations(fresh, computed)) {
         return new Outcome.Superseded("buffer " + ns + "/" + name + " changed while its status was written");
       }
-      CapacityBufferStatus rebased = rebase(fresh.getStatus(), computed.getStatus());
+      CapacityBufferStatus rebased = rebase(fresh.getStatus(), computed.getStatus(), clock.instant());
       if (BufferStatuses.semanticallyEqual(fresh.getStatus(), rebased)) {
         LOG.debug("status of {}/{} is already up to date after a conflict", ns, name);
         return new Outcome.Written(fresh);
@@ -108,8 +113,21 @@ public final class StatusWriter {
     }
   }
 
-  private static String annotation(CapacityBuffer b) {
-    return b.getMetadata().getAnnotations() == null ? null : b.getMetadata().getAnnotations().get(BufferConditions.ANNOTATION_ACTIVE_SCHEDULE);
+  /** The annotations the reconcile reads (schedule, consumption): a change of any makes the computed status stale. */
+  private static boolean sameControllerAnnotations(CapacityBuffer a, CapacityBuffer b) {
+    for (String key : READ_ANNOTATIONS) {
+      if (!Objects.equals(annotation(a, key), annotation(b, key))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final List<String> READ_ANNOTATIONS = java.util.stream.Stream.concat(
+      java.util.stream.Stream.of(BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), BufferConsumption.ANNOTATIONS.stream()).toList();
+
+  private static String annotation(CapacityBuffer b, String key) {
+    return b.getMetadata().getAnnotations() == null ? null : b.getMetadata().getAnnotations().get(key);
   }
 
   /**
@@ -118,7 +136,7 @@ public final class StatusWriter {
    * writes use too: in place, appended in the computed order, the server's {@code lastTransitionTime} kept while the
    * status does not flip) or removed when the computed status no longer has them.
    */
-  static CapacityBufferStatus rebase(CapacityBufferStatus server, CapacityBufferStatus computed) {
+  static CapacityBufferStatus rebase(CapacityBufferStatus server, CapacityBufferStatus computed, Instant now) {
     CapacityBufferStatus out = Copies.of(server == null ? new CapacityBufferStatus() : server);
     CapacityBufferStatus mine = computed == null ? new CapacityBufferStatus() : computed;
     out.setPodTemplateRef(Copies.of(mine.getPodTemplateRef()));
@@ -134,8 +152,8 @@ public final class StatusWriter {
     }
     for (Condition want : computedConditions) {
       if (CONTROLLER_CONDITIONS.contains(want.getType())) {
-        // a computed condition always carries its transition time; the clock is only the merge's fallback
-        StatusConditions.set(conditions, want, Instant.now());
+        // a computed condition always carries its transition time; the writer's clock is only the merge's fallback
+        StatusConditions.set(conditions, want, now);
       }
     }
     out.setConditions(conditions);

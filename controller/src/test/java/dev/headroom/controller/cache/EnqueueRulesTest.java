@@ -6,6 +6,8 @@ import dev.headroom.api.v1beta1.CapacityBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
@@ -28,6 +30,30 @@ class EnqueueRulesTest {
     assertThat(EnqueueRules.bufferUpdate(buffer("5", 1, null), buffer("6", 2, null))).as("spec change").isTrue();
     assertThat(EnqueueRules.bufferUpdate(buffer("5", 1, null), buffer("6", 1, null))).as("status write").isFalse();
     assertThat(EnqueueRules.bufferUpdate(buffer("5", 1, null), buffer("6", 1, "Mon-Fri 09:00-18:00 UTC"))).as("H5").isTrue();
+  }
+
+  @Test
+  void consumptionAnnotationChangesCount() {
+    CapacityBuffer before = buffer("5", 1, null);
+    CapacityBuffer after = buffer("6", 1, null);
+    after.getMetadata().setAnnotations(Map.of("headroom.dev/consumer-selector", "app=web"));
+    assertThat(EnqueueRules.bufferUpdate(before, after)).isTrue();
+    CapacityBuffer strategy = buffer("7", 1, null);
+    strategy.getMetadata().setAnnotations(Map.of("headroom.dev/consumer-selector", "app=web", "headroom.dev/refill-strategy", "none"));
+    assertThat(EnqueueRules.bufferUpdate(after, strategy)).isTrue();
+  }
+
+  private static Pod pod(String app, String phase, String deleted) {
+    return new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").addToLabels("app", app).withDeletionTimestamp(deleted)
+        .endMetadata().withNewStatus().withPhase(phase).endStatus().build();
+  }
+
+  @Test
+  void podUpdatesCountWhenLabelsChangeOrThePodStartsOrStopsConsuming() {
+    assertThat(EnqueueRules.podConsumptionUpdate(pod("web", "Pending", null), pod("web", "Running", null))).as("bound, started").isFalse();
+    assertThat(EnqueueRules.podConsumptionUpdate(pod("web", "Running", null), pod("web", "Succeeded", null))).as("terminated").isTrue();
+    assertThat(EnqueueRules.podConsumptionUpdate(pod("web", "Running", null), pod("web", "Running", "2026-03-02T08:00:00Z"))).as("deleting").isTrue();
+    assertThat(EnqueueRules.podConsumptionUpdate(pod("web", "Running", null), pod("db", "Running", null))).as("relabelled").isTrue();
   }
 
   private static ResourceQuota quota(String hard, String used) {

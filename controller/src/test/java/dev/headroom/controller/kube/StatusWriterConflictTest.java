@@ -60,7 +60,7 @@ class StatusWriterConflictTest {
     var controllerClient = api.client("controller");
     var autoscalerClient = api.client("autoscaler");
     StatusWriter writer = new StatusWriter(controllerClient,
-        new ControllerMetrics(Clock.systemUTC(), List::of, new ReconciliationTracker(), () -> 0, () -> 0));
+        new ControllerMetrics(Clock.systemUTC(), List::of, new ReconciliationTracker(), () -> 0, () -> 0), Clock.systemUTC());
 
     // the controller computes from what its cache holds (resourceVersion rv1) ...
     CapacityBuffer seen = api.admin().resources(CapacityBuffer.class).inNamespace(NS).withName("b").get();

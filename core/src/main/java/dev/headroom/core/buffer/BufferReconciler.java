@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * One namespace reconcile of the buffer controller (spec §6.3), pure and I/O-free: list, strategy filter,
- * sort, translate (§3), no-ref check, schedule overlay (§8.2), quota allocation (§5), and the decision which
+ * sort, translate (§3), no-ref check, consumption by pods ({@link BufferConsumption}), schedule overlay (§8.2), quota allocation (§5), and the decision which
  * statuses changed (§6.4 H1). The caller (controller or {@code headroom explain}) performs the status writes,
  * the requeue and the delayed re-add.
  */
@@ -73,6 +73,15 @@ public final class BufferReconciler {
     for (CapacityBuffer b : processed) {
       if (b.getSpec() == null || (b.getSpec().getPodTemplateRef() == null && b.getSpec().getScalableRef() == null)) {
         BufferStatuses.setNotReady(b, null, null, null, BufferConditions.ERR_NO_REF, now);
+      }
+      Optional<Instant> deadline = Optional.empty();
+      try {
+        deadline = BufferConsumption.apply(b, view, now);
+      } catch (ClusterApiException e) {
+        errors.add(key(b) + ": " + BufferConditions.ERR_LIST_PODS + e.getMessage());
+      }
+      if (deadline.isPresent() && (nextBoundary == null || deadline.get().isBefore(nextBoundary))) {
+        nextBoundary = deadline.get();
       }
       Optional<Instant> next = ScheduleOverlay.apply(b, now);
       if (next.isPresent() && (nextBoundary == null || next.get().isBefore(nextBoundary))) {

@@ -12,10 +12,11 @@ import java.util.Optional;
  *     (creationTimestamp, name), followed by the skipped ones in listing order)
  * @param errors API failures that require a requeue with backoff (§6.3 step 8); misconfigurations are not
  *     errors, they only show in conditions. Status-write failures are the caller's to add.
- * @param nextScheduleBoundary [H-EXT] §8.2: the earliest pending schedule transition of any buffer; the caller
+ * @param nextBoundary [H-EXT] the earliest pending schedule transition (§8.2) or one-shot fill deadline
+ *     ({@link BufferConsumption}) of any buffer; the caller
  *     re-adds the namespace after {@code boundary − now} when there are no errors
  */
-public record NamespaceResult(String namespace, List<BufferOutcome> buffers, List<String> errors, Optional<Instant> nextScheduleBoundary) {
+public record NamespaceResult(String namespace, List<BufferOutcome> buffers, List<String> errors, Optional<Instant> nextBoundary) {
 
   /** Immutable copies. */
   public NamespaceResult {

@@ -148,7 +148,7 @@ class BufferReconcilerTest {
     assertThat(x.getReplicas()).isZero();
     assertThat(StatusConditions.find(x.getConditions(), "ScheduleActive").orElseThrow().getReason()).isEqualTo("InvalidSchedule");
     assertThat(StatusConditions.find(x.getConditions(), "ScheduleActive").orElseThrow().getMessage()).startsWith("Invalid headroom.dev/active-schedule annotation: ");
-    assertThat(r.nextScheduleBoundary()).contains(Instant.parse("2026-03-02T17:00:00Z"));
+    assertThat(r.nextBoundary()).contains(Instant.parse("2026-03-02T17:00:00Z"));
   }
 
   @Test

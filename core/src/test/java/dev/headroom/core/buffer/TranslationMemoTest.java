@@ -194,7 +194,7 @@ class TranslationMemoTest {
       NamespaceResult a = memo.reconcile(now);
       NamespaceResult b = plain.reconcile(now);
       assertThat(a.errors()).as("errors, round %d", round).isEqualTo(b.errors());
-      assertThat(a.nextScheduleBoundary()).isEqualTo(b.nextScheduleBoundary());
+      assertThat(a.nextBoundary()).isEqualTo(b.nextBoundary());
       assertThat(summary(a)).as("outcomes, round %d", round).isEqualTo(summary(b));
       assertThat(trees(memo.buffers.values())).as("statuses, round %d", round).isEqualTo(trees(plain.buffers.values()));
       assertThat(trees(memo.store.all())).as("templates, round %d", round).isEqualTo(trees(plain.store.all()));

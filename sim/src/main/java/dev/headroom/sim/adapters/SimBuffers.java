@@ -7,6 +7,7 @@ import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.buffer.BufferClusterView;
 import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.core.buffer.BufferOutcome;
 import dev.headroom.core.buffer.BufferReconciler;
 import dev.headroom.core.buffer.BufferSettings;
@@ -62,6 +63,8 @@ public final class SimBuffers {
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
   private final NewestLivePods newestPods;
+  /** The parsed consumer selectors of the buffers that pods consume, by namespace/name. */
+  private final Map<String, SelectorExpression> consumers = new TreeMap<>();
   private final Map<String, Optional<PodTemplate>> templateCache = new HashMap<>();
   private long templateCacheWrites = -1;
   private long reconciles;
@@ -108,6 +111,14 @@ public final class SimBuffers {
       }
       b.setStatus(new CapacityBufferStatus());
       buffers.put(d.namespace() + "/" + d.name(), b);
+      String selector = annotations.get(BufferConsumption.ANNOTATION_CONSUMER_SELECTOR);
+      if (selector != null) {
+        try {
+          consumers.put(d.namespace() + "/" + d.name(), SelectorExpression.parse(selector));
+        } catch (IllegalArgumentException e) {
+          // the reconcile reports it on the buffer
+        }
+      }
     }
   }
 
@@ -127,10 +138,23 @@ public final class SimBuffers {
     return true;
   }
 
-  /** Generation and {@code status.replicas} of every Deployment (absent values as {@link Long#MIN_VALUE}). */
+  /**
+   * Generation and {@code status.replicas} of every Deployment (absent values as {@link Long#MIN_VALUE}), and the
+   * consuming pods of every buffer with a consumer selector (the controller's pod handler).
+   */
   private long[] fingerprint() {
-    long[] f = new long[2 * deployments.size()];
+    long[] f = new long[2 * deployments.size() + consumers.size()];
     int i = 0;
+    for (Map.Entry<String, SelectorExpression> c : consumers.entrySet()) {
+      String ns = buffers.get(c.getKey()).getMetadata().getNamespace();
+      long n = 0;
+      for (SimPod p : NewestLivePods.listed(cluster, ns, c.getValue())) {
+        if (BufferConsumption.consumes(p.pod())) {
+          n++;
+        }
+      }
+      f[i++] = n;
+    }
     for (DeploymentController d : deployments.values()) {
       Long generation = d.deployment().getMetadata().getGeneration();
       Integer replicas = d.deployment().getStatus().getReplicas();
@@ -145,7 +169,7 @@ public final class SimBuffers {
     for (String ns : new TreeSet<>(buffers.values().stream().map(b -> b.getMetadata().getNamespace()).toList())) {
       NamespaceResult result = reconciler.reconcileNamespace(ns, view, templates, resolver, now);
       // the controller re-adds the namespace at its next schedule boundary (ControllerLoop)
-      result.nextScheduleBoundary().filter(t -> t.isBefore(nextResync)).ifPresent(t -> nextResync = t);
+      result.nextBoundary().filter(t -> t.isBefore(nextResync)).ifPresent(t -> nextResync = t);
       for (BufferOutcome o : result.changed()) {
         CapacityBuffer stored = buffers.get(o.key());
 

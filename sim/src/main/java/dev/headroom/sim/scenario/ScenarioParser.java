@@ -1,11 +1,13 @@
 package dev.headroom.sim.scenario;
 
 import dev.headroom.api.Models;
+import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.PodGroups;
+import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.core.input.InputText;
 import dev.headroom.core.input.TextInputException;
 import dev.headroom.core.nodegroup.GoDuration;
@@ -642,7 +644,7 @@ public final class ScenarioParser {
   private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads,
       List<Scenario.GangJob> gangJobs) {
     b.allowOnly(Set.of("name", "namespace", "workload", "gangJob", "replicas", "percentage", "limits",
-        "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey"));
+        "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey", "consumerSelector", "refillStrategy", "fillDeadline"));
     if ((b.get("workload") == null) == (b.get("gangJob") == null)) {
       throw b.error("a buffer needs exactly one of workload (a Deployment's pods) or gangJob (a gang job's workers)");
     }
@@ -717,7 +719,38 @@ public final class ScenarioParser {
       }
       annotations.put(PodGroups.GANG_TOPOLOGY_KEY_ANNOTATION, key);
     }
+    consumption(b, annotations);
     return new Scenario.BufferDef(name, namespace, spec, schedule, annotations, template);
+  }
+
+  /**
+   * {@code consumerSelector}, {@code refillStrategy} and {@code fillDeadline} (a duration) as the buffer's consumption
+   * annotations, checked by core's own reading of them ({@link BufferConsumption#settings}).
+   */
+  private static void consumption(YamlValue b, Map<String, String> annotations) {
+    if (b.get("consumerSelector") != null) {
+      annotations.put(BufferConsumption.ANNOTATION_CONSUMER_SELECTOR, b.get("consumerSelector").string());
+    }
+    if (b.get("refillStrategy") != null) {
+      annotations.put(BufferConsumption.ANNOTATION_REFILL_STRATEGY, b.get("refillStrategy").string());
+    }
+    if (b.get("fillDeadline") != null) {
+      Duration d = b.get("fillDeadline").duration();
+      if (d.isZero() || d.isNegative() || d.toSeconds() * 1000 != d.toMillis()) {
+        throw b.get("fillDeadline").error("must be a positive whole number of seconds, such as 30m");
+      }
+      annotations.put(BufferConsumption.ANNOTATION_FILL_DEADLINE_SECONDS, Long.toString(d.toSeconds()));
+    }
+    CapacityBuffer probe = new CapacityBuffer();
+    probe.getMetadata().setAnnotations(annotations);
+    try {
+      BufferConsumption.settings(probe);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      String key = m.startsWith(BufferConsumption.ANNOTATION_FILL_DEADLINE_SECONDS) ? "fillDeadline"
+          : m.startsWith(BufferConsumption.ANNOTATION_REFILL_STRATEGY) ? "refillStrategy" : "consumerSelector";
+      throw (b.get(key) != null ? b.get(key) : b).error(m);
+    }
   }
 
   private static Scenario.Workload findWorkload(YamlValue ref, List<Scenario.Workload> workloads) {

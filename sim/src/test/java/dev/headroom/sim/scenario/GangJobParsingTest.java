@@ -113,7 +113,17 @@ class GangJobParsingTest {
             "has no workload to take a percentage of"),
         Arguments.of(GANG.replace("          gang: true\n", ""), 32, "gangTopologyKey needs gang: true"),
         Arguments.of(GANG.replace("          gang: true", "          gang: maybe"), 32, ""),
-        Arguments.of(GANG.replace("    - name: train", "    - name: Train"), 18, "DNS-1123"));
+        Arguments.of(GANG.replace("    - name: train", "    - name: Train"), 18, "DNS-1123"),
+        Arguments.of(GANG.replace("          replicas: 4", "          replicas: 4\n          consumerSelector: \"app in (x\""), 32,
+            "headroom.dev/consumer-selector \"app in (x\": "),
+        Arguments.of(GANG.replace("          replicas: 4", "          replicas: 4\n          refillStrategy: none"), 30,
+            "headroom.dev/consumer-selector is required with [headroom.dev/refill-strategy]"),
+        Arguments.of(GANG.replace("          replicas: 4", "          replicas: 4\n          consumerSelector: app=train\n          refillStrategy: once"), 33,
+            "headroom.dev/refill-strategy \"once\": must be recreate or none"),
+        Arguments.of(GANG.replace("          replicas: 4", "          replicas: 4\n          consumerSelector: app=train\n          fillDeadline: 1h"), 33,
+            "needs headroom.dev/refill-strategy: none"),
+        Arguments.of(GANG.replace("          replicas: 4", "          replicas: 4\n          consumerSelector: app=train\n          refillStrategy: none\n          fillDeadline: 0s"), 34,
+            "must be a positive whole number of seconds"));
   }
 
   @ParameterizedTest
