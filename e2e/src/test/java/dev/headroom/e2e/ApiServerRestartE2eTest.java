@@ -20,12 +20,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Item 6, first half: kube-apiserver restarted in the middle of a run ({@code e2e/cluster restart-apiserver}:
- * connections refused, watches dropped), with etcd compacted just before so that every informer's resume from its
+ * Item 6, first half, and issue #28 item 3: kube-apiserver restarted in the middle of a run ({@code e2e/cluster
+ * restart-apiserver}: connections refused, watches dropped), or etcd killed and restarted under the API server
+ * ({@code e2e/cluster restart-etcd}), with etcd compacted just before so that every informer's resume from its
  * last resourceVersion meets {@code 410 Gone} and re-lists. Headroom (buffer controller and kwok autoscaler) goes
  * not-ready during the outage, recovers on its own, reflects a change made before and one made after in status,
  * writes no status twice with the same content, and creates no node twice.
@@ -49,8 +51,10 @@ class ApiServerRestartE2eTest {
     }
   }
 
-  @Test
-  void headroomRecoversFromARestartWithNoLostOrDuplicatedWriteAndNoNodeTwice() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"kube-apiserver", "etcd"})
+  void headroomRecoversFromARestartWithNoLostOrDuplicatedWriteAndNoNodeTwice(String component) throws Exception {
+    boolean etcd = component.equals("etcd");
     bed = TestBed.get();
     admin = bed.admin();
     bed.applyCrd();
@@ -82,16 +86,22 @@ class ApiServerRestartE2eTest {
     }, 0, 100, TimeUnit.MILLISECONDS);
     Instant down = Instant.now();
     try {
-      bed.restartApiServer();
+      if (etcd) {
+        bed.restartEtcd();
+      } else {
+        bed.restartApiServer();
+      }
       // Change 2 right after the API server is back.
       admin.apps().deployments().inNamespace(ns).withName("web").scale(22);
-      await("/readyz 503 during the outage, then 200 on its own").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-          .until(() -> notReady.get() > 0 && headroom.ready());
+      // a refused connection makes Headroom not ready; with etcd killed the API server stays up and answers with
+      // errors or slowly for a moment, which Headroom may ride out without a failed probe
+      await((etcd ? "" : "/readyz 503 during the outage, then ") + "200 on its own").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+          .until(() -> (etcd || notReady.get() > 0) && headroom.ready());
     } finally {
       prober.shutdownNow();
     }
-    Measurements.record("API server restart to Headroom /readyz 200 (ms)", Duration.between(down, Instant.now()).toMillis());
-    Measurements.record("etcd compacted at revision before the restart", revision);
+    Measurements.record(component + " restart to Headroom /readyz 200 (ms)", Duration.between(down, Instant.now()).toMillis());
+    Measurements.record("etcd compacted at revision before the " + component + " restart", revision);
     assertThat(headroom.alive()).isTrue();
     await("the buffer reflects the last scale (20 % of 22)").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
         .until(() -> ClusterExplain.clusterStatuses(admin, namespaces).get(ns + "/web-headroom").path("replicas").asInt() == 5);
@@ -129,10 +139,14 @@ class ApiServerRestartE2eTest {
     // without resourceVersion=0, i.e. from etcd, after the restart).
     List<String> relisted = audit.events(e -> e.user().equals(user) && e.verb().equals("list") && e.received().isAfter(down)
         && !e.raw().path("requestURI").asString().contains("resourceVersion=")).stream().map(AuditLog.Event::resource).distinct().sorted().toList();
-    assertThat(relisted).as("resources re-listed after the restart").contains("capacitybuffers", "pods", "deployments", "nodes");
-    Measurements.record("API server restart: resources re-listed", relisted);
-    Measurements.record("API server restart: /readyz probes during the outage, of which 503", probes.get() + ", " + notReady.get());
-    Measurements.record("API server restart: nodes created", creates.size());
+    if (!etcd) {
+      // the API server's restart drops every watch; etcd's restart under a running API server drops only the watches
+      // whose watch cache re-initialised (measured: 7 and 9 of 11 kinds), and what the rest saw is checked above by content
+      assertThat(relisted).as("resources re-listed after the restart").contains("capacitybuffers", "pods", "deployments", "nodes");
+    }
+    Measurements.record(component + " restart: resources re-listed", relisted);
+    Measurements.record(component + " restart: /readyz probes during the outage, of which 503", probes.get() + ", " + notReady.get());
+    Measurements.record(component + " restart: nodes created", creates.size());
   }
 
   /** Node creates by {@code user} in the audit log, per node name (whatever their outcome). */

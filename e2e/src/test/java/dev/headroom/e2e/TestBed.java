@@ -173,6 +173,11 @@ public final class TestBed {
     Scripts.run(root, env, Duration.ofMinutes(3), root.resolve("e2e/cluster").toString(), "restart-apiserver");
   }
 
+  /** {@code e2e/cluster restart-etcd}: kills etcd and starts it again on the same data; returns once the API is ready. */
+  public void restartEtcd() {
+    Scripts.run(root, env, Duration.ofMinutes(3), root.resolve("e2e/cluster").toString(), "restart-etcd");
+  }
+
   /** {@code e2e/cluster compact-etcd}: compacts etcd's history to its current revision, which it returns. */
   public long compactEtcd() {
     return Long.parseLong(Scripts.run(root, env, Duration.ofMinutes(1), root.resolve("e2e/cluster").toString(), "compact-etcd").strip());
