@@ -112,7 +112,12 @@ public final class TestBed {
 
   /** The API server's audit log (writes at RequestResponse level). */
   public AuditLog audit() {
-    return new AuditLog(kubeconfig.getParent().resolve("logs/audit.log"));
+    return new AuditLog(auditLogPath());
+  }
+
+  /** The API server's audit log (for a reader that must not keep it: at size it holds every write's body). */
+  public Path auditLogPath() {
+    return kubeconfig.getParent().resolve("logs/audit.log");
   }
 
   /** A kubeconfig for a fresh client-certificate user (see {@code e2e/cluster user}). */
