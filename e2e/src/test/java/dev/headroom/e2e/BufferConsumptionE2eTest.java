@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.CapacityBufferVersion;
+import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.buffer.BufferConsumption;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
@@ -221,8 +222,7 @@ class BufferConsumptionE2eTest {
   }
 
   private List<Node> readyNodes(String group) {
-    return nodes(group).stream().filter(n -> n.getStatus() != null && n.getStatus().getConditions() != null
-        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))).toList();
+    return nodes(group).stream().filter(Nodes::isReady).toList();
   }
 
   private static Set<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> objects) {
