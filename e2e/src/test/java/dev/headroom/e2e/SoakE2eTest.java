@@ -170,7 +170,12 @@ class SoakE2eTest {
     assertThat(leaderChanges).isGreaterThanOrEqualTo((int) Math.max(1, SOAK.toSeconds() / LEADER_PERIOD.toSeconds() - 1));
     // flat within 10 % (plus 4 MiB: a small heap's after-GC figure moves by a few MiB with what the caches hold)
     assertThat(after[0]).as("heap after full GC (KiB)").isLessThanOrEqualTo((long) (before[0] * 1.10) + 4096);
-    assertThat(after[1]).as("threads").isLessThanOrEqualTo(before[1] + 2);
+    // the fabric8 client's executor is a cached pool ("-<hash>-pool-<n>-thread-<k>"): it grows with the requests in
+    // flight at the moment and lets idle threads go after 60 s, so it is recorded, not held flat; every other thread is
+    int elasticBefore = elastic(threadsBefore);
+    int elasticAfter = elastic(threadsAfter);
+    Measurements.record("soak: the client's cached-pool threads after warm-up -> end", elasticBefore + " -> " + elasticAfter);
+    assertThat(after[1] - elasticAfter).as("threads other than the client's cached pool").isLessThanOrEqualTo(before[1] - elasticBefore + 2);
     assertThat(after[2]).as("open sockets").isLessThanOrEqualTo(before[2] + 2);
   }
 
@@ -267,6 +272,10 @@ class SoakE2eTest {
       }
     }
     return new long[] {heap, threads, sockets};
+  }
+
+  private static int elastic(Map<String, Integer> threads) {
+    return threads.getOrDefault("-#-pool-#-thread-#", 0);
   }
 
   /** Thread names of a process ({@code jcmd Thread.print}), digits replaced by {@code #}, counted. */
