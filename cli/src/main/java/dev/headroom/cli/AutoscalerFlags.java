@@ -53,7 +53,8 @@ public final class AutoscalerFlags {
       AutoscalerOptions.SALVO_SCALE_UP,
       AutoscalerOptions.PROVISIONING_PASS,
       AutoscalerOptions.PROVISIONING_PASS_ESTIMATE_BUDGET,
-      AutoscalerOptions.BYPASSED_SCHEDULER_NAMES);
+      AutoscalerOptions.BYPASSED_SCHEDULER_NAMES,
+      AutoscalerOptions.STANDBY_CAPACITY);
 
   /**
    * The options {@code headroom plan} has a flag for: the same list as {@link #RUN}, so that a script can pass
@@ -103,6 +104,11 @@ public final class AutoscalerFlags {
   @Option(names = AutoscalerSettings.FLAG_NODE_DELETE_DELAY_AFTER_TAINT, paramLabel = "DURATION", defaultValue = "5s",
       description = "wait between evicting a node's pods and deleting it (default: ${DEFAULT-VALUE})")
   String nodeDeleteDelayAfterTaint;
+
+  /** {@code --standby-capacity}: the buffer controller processes standby buffers too, the autoscaler keeps them. */
+  boolean standbyCapacity() {
+    return Boolean.parseBoolean(text(command, AutoscalerOptions.STANDBY_CAPACITY));
+  }
 
   /** True when {@code --cloud-provider} was given. */
   boolean enabled() {

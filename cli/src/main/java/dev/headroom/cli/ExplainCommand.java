@@ -46,6 +46,10 @@ public final class ExplainCommand implements Callable<Integer> {
   @Option(names = "--now", paramLabel = "RFC3339", description = "The reconcile time (lastTransitionTime, schedules); default: the current time.")
   String now;
 
+  @Option(names = "--standby-capacity", description = "Also process buffers of the buffer.headroom.dev/standby-capacity "
+      + "strategy, as headroom run --standby-capacity does (default: false).")
+  boolean standbyCapacity;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -57,7 +61,7 @@ public final class ExplainCommand implements Callable<Integer> {
       return 1;
     }
     List<InputDocument> documents = loaded.get();
-    Explainer.Result result = new Explainer(BufferSettings.defaults()).explain(documents, at);
+    Explainer.Result result = new Explainer(BufferSettings.defaults().withStandbyCapacity(standbyCapacity)).explain(documents, at);
     result.diagnostics().forEach(err::println);
     err.flush();
     KubernetesSerialization serialization = OutputSerialization.INSTANCE;

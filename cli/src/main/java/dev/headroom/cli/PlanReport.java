@@ -34,6 +34,8 @@ final class PlanReport {
   static final String SCALE_DOWN = "scaleDown";
   static final String UNNEEDED_NODES = "unneededNodes";
   static final String UNREMOVABLE_NODES = "unremovableNodes";
+  /** Present only when the iteration kept standby capacity ({@code --standby-capacity} and a group with spec.standby). */
+  static final String STANDBY = "standby";
 
   private PlanReport() {}
 
@@ -76,18 +78,7 @@ final class PlanReport {
       m.put("onUpcomingNodes", b.onUpcomingNodes());
       m.put("onNewNodes", b.onNewNodes());
       m.put("unschedulable", b.unschedulable());
-      List<Object> conditions = new ArrayList<>();
-      for (Condition c : b.conditions()) {
-        Map<String, Object> cm = new LinkedHashMap<>();
-        cm.put("type", c.getType());
-        cm.put("status", c.getStatus());
-        cm.put("reason", c.getReason());
-        cm.put("message", c.getMessage());
-        cm.put("observedGeneration", c.getObservedGeneration());
-        cm.put("lastTransitionTime", c.getLastTransitionTime());
-        conditions.add(cm);
-      }
-      m.put("conditions", conditions);
+      m.put("conditions", conditions(b.conditions()));
       Map<String, Object> room = new LinkedHashMap<>();
       room.put("pooled", b.freeRoom().pooled());
       room.put("onNodes", b.freeRoom().onNodes());
@@ -151,6 +142,34 @@ final class PlanReport {
       unremovable.add(m);
     }
     out.put(UNREMOVABLE_NODES, unremovable);
+    if (!r.standbyGroups().isEmpty() || !r.standbyBuffers().isEmpty()) {
+      Map<String, Object> standby = new LinkedHashMap<>();
+      List<Object> groups2 = new ArrayList<>();
+      for (IterationResult.StandbyGroup g : r.standbyGroups()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("nodeGroup", g.nodeGroup());
+        m.put("previousTarget", g.previousTarget());
+        m.put("target", g.target());
+        m.put("suspended", g.suspended());
+        m.put("preparing", g.preparing());
+        m.put("chunks", g.chunks());
+        groups2.add(m);
+      }
+      standby.put("nodeGroups", groups2);
+      List<Object> buffers2 = new ArrayList<>();
+      for (IterationResult.StandbyBuffer b : r.standbyBuffers()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("namespace", b.namespace());
+        m.put("name", b.name());
+        m.put("nodeGroup", b.nodeGroup());
+        m.put("chunks", b.chunks());
+        m.put("kept", b.kept());
+        m.put("conditions", conditions(b.conditions()));
+        buffers2.add(m);
+      }
+      standby.put("buffers", buffers2);
+      out.put(STANDBY, standby);
+    }
     return out;
   }
 
@@ -195,12 +214,18 @@ final class PlanReport {
           b.namespace(), b.name(), b.virtualPods(), b.onExistingNodes(), b.onUpcomingNodes(), b.onNewNodes(), b.unschedulable()));
       sb.append(String.format(Locale.ROOT, "    free room of existing nodes: %d chunks in total, %d on single nodes (%d lost to fragmentation)%n",
           b.freeRoom().pooled(), b.freeRoom().onNodes(), b.freeRoom().fragmented()));
-      for (Condition c : b.conditions()) {
-        sb.append("    ").append(c.getType()).append('=').append(c.getStatus()).append(' ').append(c.getReason());
-        if (c.getMessage() != null && !c.getMessage().isEmpty()) {
-          sb.append(": ").append(c.getMessage());
-        }
-        sb.append(nl);
+      appendConditions(sb, b.conditions(), nl);
+    }
+    if (!r.standbyGroups().isEmpty() || !r.standbyBuffers().isEmpty()) {
+      sb.append(nl).append("Standby capacity:").append(nl);
+      for (IterationResult.StandbyGroup g : r.standbyGroups()) {
+        sb.append(String.format(Locale.ROOT, "  %s: standby target %d -> %d (%d suspended, %d preparing), for %d chunks%n",
+            g.nodeGroup(), g.previousTarget(), g.target(), g.suspended(), g.preparing(), g.chunks()));
+      }
+      for (IterationResult.StandbyBuffer b : r.standbyBuffers()) {
+        sb.append(String.format(Locale.ROOT, "  %s/%s: %d of %d chunks kept%s%n", b.namespace(), b.name(), b.kept(), b.chunks(),
+            b.nodeGroup() == null ? "" : " on " + b.nodeGroup()));
+        appendConditions(sb, b.conditions(), nl);
       }
     }
     sb.append(nl).append("Scale-down:").append(nl);
@@ -231,6 +256,31 @@ final class PlanReport {
       sb.append(nl);
     }
     return sb.toString();
+  }
+
+  private static List<Object> conditions(List<Condition> list) {
+    List<Object> conditions = new ArrayList<>();
+    for (Condition c : list) {
+      Map<String, Object> cm = new LinkedHashMap<>();
+      cm.put("type", c.getType());
+      cm.put("status", c.getStatus());
+      cm.put("reason", c.getReason());
+      cm.put("message", c.getMessage());
+      cm.put("observedGeneration", c.getObservedGeneration());
+      cm.put("lastTransitionTime", c.getLastTransitionTime());
+      conditions.add(cm);
+    }
+    return conditions;
+  }
+
+  private static void appendConditions(StringBuilder sb, List<Condition> list, String nl) {
+    for (Condition c : list) {
+      sb.append("    ").append(c.getType()).append('=').append(c.getStatus()).append(' ').append(c.getReason());
+      if (c.getMessage() != null && !c.getMessage().isEmpty()) {
+        sb.append(": ").append(c.getMessage());
+      }
+      sb.append(nl);
+    }
   }
 
   private static double round(double v) {

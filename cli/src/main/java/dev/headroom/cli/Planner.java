@@ -140,7 +140,7 @@ public final class Planner {
     if (!anyBuffer && !podsRead.isEmpty()) {
       forExplain.removeIf(podsRead::contains);
     }
-    Explainer.Result explained = new Explainer(BufferSettings.defaults()).explain(forExplain, now);
+    Explainer.Result explained = new Explainer(BufferSettings.defaults().withStandbyCapacity(options.standbyCapacity())).explain(forExplain, now);
     diagnostics.addAll(explained.diagnostics());
     failed |= explained.failed();
     for (HasMetadata item : explained.output().getItems()) {

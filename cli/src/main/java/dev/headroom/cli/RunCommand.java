@@ -202,7 +202,7 @@ public final class RunCommand implements Callable<Integer> {
         : (System.getenv().getOrDefault("HOSTNAME", "headroom") + "_" + UUID.randomUUID().toString().substring(0, 8));
     return new ControllerOptions(namespaces, controllerEnabled, dryRunEnabled, leaderElect,
         new Leadership.LeaseId(ns, leaseName, id), Leadership.Timing.DEFAULT, httpPort,
-        parseDuration(Flags.RESYNC_PERIOD, resyncPeriod), new BufferSettings(countPods), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
+        parseDuration(Flags.RESYNC_PERIOD, resyncPeriod), new BufferSettings(countPods, autoscalerFlags.standbyCapacity()), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
   }
 
   private static String podNamespace() {

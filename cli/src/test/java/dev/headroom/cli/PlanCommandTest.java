@@ -163,6 +163,50 @@ class PlanCommandTest {
     assertThat(p.get("expander")).isEqualTo("least-nodes");
   }
 
+  /**
+   * examples/plan/standby.yaml: 50 % of 6 web replicas = 3 chunks of 1 CPU on 4-CPU general nodes, one standby node;
+   * the dump's suspended node is the pool (target 1), so the target stays. At 100 %: 6 chunks, 2 nodes, target 1 -> 2.
+   */
+  @Test
+  void standbyExampleKeepsTheChunksOnTheGroupsSuspendedNodes() throws IOException {
+    String file = EXAMPLES.resolve("standby.yaml").toString();
+    Map<String, Object> p = json(run("plan", "-f", file, "--now", "2026-03-02T08:00:00Z", "--standby-capacity", "-o", "json"));
+    Map<String, Object> standby = map(p, "standby");
+    assertThat(list(standby, "nodeGroups")).containsExactly(Map.of("nodeGroup", "general", "previousTarget", 1, "target", 1,
+        "suspended", 1, "preparing", 0, "chunks", 3));
+    Map<String, Object> b = list(standby, "buffers").get(0);
+    assertThat(b).containsEntry("name", "web-standby").containsEntry("nodeGroup", "general").containsEntry("kept", 3);
+    assertThat(list(b, "conditions")).anySatisfy(c -> assertThat(c).containsEntry("type", "Provisioning")
+        .containsEntry("reason", "StandbyNodesKept")
+        .containsEntry("message", "3 of 3 chunks kept on standby nodes of node group general (the group keeps 1)"));
+    // the suspended node is not a node of the loop
+    assertThat(list(p, "unneededNodes")).extracting(m -> m.get("node")).doesNotContain("general-standby-1");
+    assertThat(list(p, "scaleUp")).isEmpty();
+
+    Path all = tmp.resolve("standby-100.yaml");
+    Files.writeString(all, Files.readString(Path.of(file)).replace("percentage: 50", "percentage: 100"));
+    Map<String, Object> p100 = json(run("plan", "-f", all.toString(), "--now", "2026-03-02T08:00:00Z", "--standby-capacity", "-o", "json"));
+    assertThat(list(map(p100, "standby"), "nodeGroups").get(0)).containsEntry("previousTarget", 1).containsEntry("target", 2);
+
+    // without the flag the buffer is not processed: no standby section, no virtual pods
+    Map<String, Object> off = json(run("plan", "-f", file, "--now", "2026-03-02T08:00:00Z", "-o", "json"));
+    assertThat(off).doesNotContainKey("standby");
+    assertThat(list(off, "buffers")).isEmpty();
+    Run text = run("plan", "-f", file, "--now", "2026-03-02T08:00:00Z", "--standby-capacity");
+    assertThat(text.out()).contains("Standby capacity:", "general: standby target 1 -> 1 (1 suspended, 0 preparing), for 3 chunks");
+  }
+
+  @Test
+  void aResumeDelayLongerThanTheProvisioningDelayIsReportedAtItsLine() throws IOException {
+    Path f = tmp.resolve("slow-standby.yaml");
+    Files.writeString(f, Files.readString(EXAMPLES.resolve("standby.yaml")).replace("resumeDelay: 15s", "resumeDelay: 2m"));
+    Run r = run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z", "--standby-capacity");
+    assertThat(r.exit()).isEqualTo(1);
+    int line = java.util.Arrays.asList(Files.readString(f).split("\n", -1)).indexOf("    resumeDelay: 2m") + 1;
+    assertThat(r.err().trim()).isEqualTo(f + ":" + line + ": NodeGroup general: spec.standby.resumeDelay (2m0s) must not be longer "
+        + "than spec.provisioningDelay (1m30s): a suspended node resumes faster than a new one starts");
+  }
+
   @Test
   void upcomingNodesOfAGroupAreCapacity() throws IOException {
     // targetSize 3 with 2 Ready nodes: one upcoming general node (4 CPU) holds worker-3 and web-headroom-2.

@@ -43,7 +43,7 @@ public final class BufferController {
   /** The controller's name in logs (the MDC's {@code controller}) and its worker thread. */
   public static final String NAME = "headroom-buffer-controller";
 
-  private final ReconciliationTracker tracker = new ReconciliationTracker();
+  private final ReconciliationTracker tracker;
   private final ControllerMetrics metrics;
   private final WorkQueue<String> queue;
   private final ClusterCaches caches;
@@ -55,6 +55,7 @@ public final class BufferController {
   /** Builds the controller and registers it with {@code manager} (before the manager starts). */
   public BufferController(Manager manager, ControllerOptions options, Clock clock, Ticker ticker) {
     this.manager = manager;
+    this.tracker = new ReconciliationTracker(options.settings());
     KubernetesClient client = manager.client();
     ApiHealth health = manager.health();
     this.metrics = new ControllerMetrics(manager.registry(), clock, tracker);

@@ -147,7 +147,8 @@ class SoakE2eTest {
     // template (a buffer re-created on another Deployment): the generation is checked against the stored template
     await("statuses equal explain's at the end").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
       Map<String, JsonNode> cluster = RbacE2eTest.withoutAutoscalerConditions(ClusterExplain.clusterStatuses(admin, all));
-      assertThat(withoutGeneration(cluster)).isEqualTo(withoutGeneration(ClusterExplain.explainStatuses(admin, all, Instant.now())));
+      Map<String, JsonNode> explained = withoutGeneration(ClusterExplain.explainStatuses(admin, all, Instant.now()));
+      assertThat(withoutGeneration(cluster)).as(() -> differences(withoutGeneration(cluster), explained)).isEqualTo(explained);
       cluster.forEach((key, status) -> {
         String ns = key.substring(0, key.indexOf('/'));
         PodTemplate t = admin.resources(PodTemplate.class).inNamespace(ns).withName(status.path("podTemplateRef").path("name").asString()).get();
@@ -177,6 +178,22 @@ class SoakE2eTest {
     Measurements.record("soak: the client's cached-pool threads after warm-up -> end", elasticBefore + " -> " + elasticAfter);
     assertThat(after[1] - elasticAfter).as("threads other than the client's cached pool").isLessThanOrEqualTo(before[1] - elasticBefore + 2);
     assertThat(after[2]).as("open sockets").isLessThanOrEqualTo(before[2] + 2);
+  }
+
+  /** The keys and values on which the cluster's statuses and explain's differ, one line each (the failure's headline). */
+  static String differences(Map<String, JsonNode> cluster, Map<String, JsonNode> explained) {
+    StringBuilder sb = new StringBuilder("statuses differing from explain's:");
+    java.util.Set<String> keys = new java.util.TreeSet<>(cluster.keySet());
+    keys.addAll(explained.keySet());
+    for (String k : keys) {
+      JsonNode c = cluster.get(k);
+      JsonNode e = explained.get(k);
+      if (c == null || e == null || !c.equals(e)) {
+        sb.append(System.lineSeparator()).append("  ").append(k).append(": cluster ").append(c).append(System.lineSeparator())
+            .append("  ").append(" ".repeat(k.length())).append("  explain ").append(e);
+      }
+    }
+    return sb.toString();
   }
 
   private static Map<String, JsonNode> withoutGeneration(Map<String, JsonNode> statuses) {

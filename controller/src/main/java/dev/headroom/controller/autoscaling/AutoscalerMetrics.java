@@ -53,6 +53,10 @@ public final class AutoscalerMetrics {
   public static final String BUFFER_SCALE_UPS = "headroom_buffer_scale_ups_total";
   /** Chunks of a buffer's shape the free room of existing nodes holds in total but no single node holds. */
   public static final String BUFFER_FRAGMENTED_CHUNKS = "headroom_buffer_fragmented_chunks";
+  /** [H-EXT] Standby capacity (docs/standby-capacity.md): each group's standby target after the loop. */
+  public static final String STANDBY_TARGET = "headroom_node_group_standby_target_count";
+  /** [H-EXT] Standby nodes per group as the loop found them, {@code state} = {@code suspended}, {@code preparing}. */
+  public static final String STANDBY_NODES = "headroom_node_group_standby_nodes_count";
 
   /** Placement label values of the virtual-pod metrics. */
   public static final List<String> PLACEMENTS = List.of("existing", "upcoming", "new_nodes", "unhelpable");
@@ -75,6 +79,8 @@ public final class AutoscalerMetrics {
   private final MultiGauge virtualPods;
   private final MultiGauge bufferVirtualPods;
   private final MultiGauge bufferFragmented;
+  private final MultiGauge standbyTarget;
+  private final MultiGauge standbyNodes;
 
   public AutoscalerMetrics(MeterRegistry registry, int maxNodesTotal) {
     this.registry = registry;
@@ -102,6 +108,8 @@ public final class AutoscalerMetrics {
     bufferVirtualPods = MultiGauge.builder(BUFFER_VIRTUAL_PODS).description("Virtual pods per buffer by placement").register(registry);
     bufferFragmented = MultiGauge.builder(BUFFER_FRAGMENTED_CHUNKS)
         .description("Chunks of the buffer's shape that free room holds in total but no single existing node holds").register(registry);
+    standbyTarget = MultiGauge.builder(STANDBY_TARGET).description("Standby nodes each node group is asked to keep").register(registry);
+    standbyNodes = MultiGauge.builder(STANDBY_NODES).description("Standby nodes per node group, suspended or preparing").register(registry);
     for (String f : PhaseTimer.FUNCTIONS) {
       timer(f);
     }
@@ -276,6 +284,17 @@ public final class AutoscalerMetrics {
       fragmented.add(MultiGauge.Row.of(Tags.of("namespace", b.namespace(), "name", b.name()), b.freeRoom().fragmented()));
     }
     bufferFragmented.register(fragmented, true);
+
+    // Standby capacity (only groups with spec.standby, with --standby-capacity).
+    List<MultiGauge.Row<?>> targets = new ArrayList<>();
+    List<MultiGauge.Row<?>> standby = new ArrayList<>();
+    for (IterationResult.StandbyGroup g : r.standbyGroups()) {
+      targets.add(MultiGauge.Row.of(Tags.of("node_group", g.nodeGroup()), g.target()));
+      standby.add(MultiGauge.Row.of(Tags.of("node_group", g.nodeGroup(), "state", "suspended"), g.suspended()));
+      standby.add(MultiGauge.Row.of(Tags.of("node_group", g.nodeGroup(), "state", "preparing"), g.preparing()));
+    }
+    standbyTarget.register(targets, true);
+    standbyNodes.register(standby, true);
   }
 
   /** The {@code state} label of {@link #NODES} and {@link #NODE_GROUP_NODES} for a core node state. */

@@ -95,6 +95,26 @@ public final class NodeDrainer implements NodeGroupProvider {
   }
 
   @Override
+  public Optional<String> standbyUnsupported() {
+    return delegate.standbyUnsupported();
+  }
+
+  @Override
+  public boolean isStandby(Node node) {
+    return delegate.isStandby(node);
+  }
+
+  @Override
+  public StandbyPool standbyPool(String groupId) {
+    return delegate.standbyPool(groupId);
+  }
+
+  @Override
+  public void setStandbyTarget(String groupId, int target) {
+    delegate.setStandbyTarget(groupId, target);
+  }
+
+  @Override
   public void deleteNodes(String groupId, List<Node> nodes) {
     List<String> tainted = new ArrayList<>();
     boolean evicted = false;

@@ -144,6 +144,26 @@ public final class PhaseTimer {
       public void decreaseTargetSize(String groupId, int delta) {
         run(SCALE_UP_EXECUTE, () -> p.decreaseTargetSize(groupId, delta));
       }
+
+      @Override
+      public Optional<String> standbyUnsupported() {
+        return p.standbyUnsupported();
+      }
+
+      @Override
+      public boolean isStandby(Node node) {
+        return p.isStandby(node);
+      }
+
+      @Override
+      public StandbyPool standbyPool(String groupId) {
+        return time(PROVIDER_REFRESH, () -> p.standbyPool(groupId));
+      }
+
+      @Override
+      public void setStandbyTarget(String groupId, int target) {
+        run(SCALE_UP_EXECUTE, () -> p.setStandbyTarget(groupId, target));
+      }
     };
   }
 

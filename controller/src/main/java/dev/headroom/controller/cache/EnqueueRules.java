@@ -1,8 +1,8 @@
 package dev.headroom.controller.cache;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
-import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.BufferConsumption;
+import dev.headroom.core.buffer.BufferReconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -21,7 +21,8 @@ public final class EnqueueRules {
 
   /**
    * A buffer update counts when it is a periodic resync (same resourceVersion), a spec change (generation), or a
-   * change of the schedule annotation (H5) or of a consumption annotation ({@link BufferConsumption#ANNOTATIONS}). Status-only writes, including ours, do not.
+   * change of an annotation the reconcile reads ({@link BufferReconciler#READ_ANNOTATIONS}: the schedule, H5, and the
+   * consumption annotations). Status-only writes, including ours, do not.
    */
   public static boolean bufferUpdate(CapacityBuffer oldB, CapacityBuffer newB) {
     if (Objects.equals(oldB.getMetadata().getResourceVersion(), newB.getMetadata().getResourceVersion())) {
@@ -30,10 +31,7 @@ public final class EnqueueRules {
     if (!Objects.equals(oldB.getMetadata().getGeneration(), newB.getMetadata().getGeneration())) {
       return true;
     }
-    if (!Objects.equals(annotation(oldB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), annotation(newB, BufferConditions.ANNOTATION_ACTIVE_SCHEDULE))) {
-      return true;
-    }
-    for (String key : BufferConsumption.ANNOTATIONS) {
+    for (String key : BufferReconciler.READ_ANNOTATIONS) {
       if (!Objects.equals(annotation(oldB, key), annotation(newB, key))) {
         return true;
       }

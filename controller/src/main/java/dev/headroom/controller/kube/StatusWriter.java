@@ -6,6 +6,7 @@ import dev.headroom.controller.cache.ApiErrors;
 import dev.headroom.controller.metrics.ControllerMetrics;
 import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.BufferConsumption;
+import dev.headroom.core.buffer.BufferReconciler;
 import dev.headroom.core.buffer.BufferStatuses;
 import dev.headroom.core.buffer.StatusConditions;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -115,16 +116,13 @@ public final class StatusWriter {
 
   /** The annotations the reconcile reads (schedule, consumption): a change of any makes the computed status stale. */
   private static boolean sameControllerAnnotations(CapacityBuffer a, CapacityBuffer b) {
-    for (String key : READ_ANNOTATIONS) {
+    for (String key : BufferReconciler.READ_ANNOTATIONS) {
       if (!Objects.equals(annotation(a, key), annotation(b, key))) {
         return false;
       }
     }
     return true;
   }
-
-  private static final List<String> READ_ANNOTATIONS = java.util.stream.Stream.concat(
-      java.util.stream.Stream.of(BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), BufferConsumption.ANNOTATIONS.stream()).toList();
 
   private static String annotation(CapacityBuffer b, String key) {
     return b.getMetadata().getAnnotations() == null ? null : b.getMetadata().getAnnotations().get(key);

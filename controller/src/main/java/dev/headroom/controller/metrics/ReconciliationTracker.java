@@ -2,6 +2,7 @@ package dev.headroom.controller.metrics;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.core.buffer.BufferFilters;
+import dev.headroom.core.buffer.BufferSettings;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
@@ -18,6 +19,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ReconciliationTracker {
   private final Map<String, Instant> lastReconciled = new ConcurrentHashMap<>();
+  private final BufferSettings settings;
+
+  /** A tracker of the buffers the controller processes with default settings. */
+  public ReconciliationTracker() {
+    this(BufferSettings.defaults());
+  }
+
+  /** A tracker of the buffers the controller processes with {@code settings} (its strategy filter). */
+  public ReconciliationTracker(BufferSettings settings) {
+    this.settings = settings;
+  }
 
   /** The two series of the gauge; each is {@code now} when it has no contribution. */
   public record Oldest(Instant newBuffers, Instant reconciledBuffers) {}
@@ -52,7 +64,7 @@ public final class ReconciliationTracker {
     Instant oldestNew = null;
     Instant oldestReconciled = null;
     for (CapacityBuffer b : buffers) {
-      if (!BufferFilters.strategyAllowed(b)) {
+      if (!BufferFilters.strategyAllowed(b, settings)) {
         continue;
       }
       Instant cached = lastReconciled.get(b.getMetadata().getUid());

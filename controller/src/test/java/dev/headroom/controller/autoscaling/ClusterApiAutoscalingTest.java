@@ -33,7 +33,11 @@ class ClusterApiAutoscalingTest {
   }
 
   private ClusterFixture fixture() {
-    return new ClusterFixture(client, ClusterFixture.options().build(),
+    return fixture(ClusterFixture.options().build());
+  }
+
+  private ClusterFixture fixture(dev.headroom.core.autoscaler.AutoscalerOptions options) {
+    return new ClusterFixture(client, options,
         f -> new ClusterApiProvider(client, GROUP, ClusterApiNames.V1BETA1, ClusterApiProvider.Discovery.ALL, () -> client.nodes().list().getItems(), f.clock));
   }
 
@@ -132,5 +136,23 @@ class ClusterApiAutoscalingTest {
     assertThat(get("Machine", kept).getMetadata().getAnnotations()).isNullOrEmpty();
     assertThat(client.nodes().withName(chosen).get().getSpec().getTaints())
         .anySatisfy(t -> assertThat(t.getKey()).isEqualTo("ToBeDeletedByClusterAutoscaler"));
+  }
+
+  @Test
+  void aStandbyBufferIsRefusedWithTheProvidersReasonAndStartsNoMachine() {
+    machineDeployment(0);
+    ClusterFixture f = fixture(ClusterFixture.options().set(dev.headroom.core.autoscaler.AutoscalerOptions.STANDBY_CAPACITY, true).build());
+    assertThat(f.provider.standbyUnsupported()).contains(ClusterApiProvider.STANDBY_UNSUPPORTED);
+    assertThat(ClusterApiProvider.STANDBY_UNSUPPORTED).contains("MachineDeployment", "suspended");
+    f.buffer("standby", 2, "1", "1Gi", dev.headroom.core.buffer.BufferConditions.STRATEGY_STANDBY_CAPACITY);
+    IterationResult r = f.step();
+    assertThat(r.scaleUp()).isEmpty();
+    assertThat(r.standbyBuffers()).singleElement().satisfies(b -> assertThat(b.kept()).isZero());
+    assertThat(f.condition("standby", dev.headroom.core.buffer.BufferConditions.PROVISIONING)).get().satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getReason()).isEqualTo(dev.headroom.core.buffer.BufferConditions.REASON_STANDBY_NOT_SUPPORTED);
+      assertThat(c.getMessage()).isEqualTo(ClusterApiProvider.STANDBY_UNSUPPORTED);
+    });
+    assertThat(replicas()).isZero();
   }
 }

@@ -114,6 +114,11 @@ final class ClusterFixture {
    * template reference, replicas, the active-capacity strategy and {@code ReadyForProvisioning=True}.
    */
   CapacityBuffer buffer(String name, int replicas, String cpu, String memory) {
+    return buffer(name, replicas, cpu, memory, BufferConditions.STRATEGY_ACTIVE_CAPACITY);
+  }
+
+  /** As {@link #buffer(String, int, String, String)} with another provisioning strategy (spec and status). */
+  CapacityBuffer buffer(String name, int replicas, String cpu, String memory, String strategy) {
     PodTemplate template = client.resources(PodTemplate.class).inNamespace(NS).resource(new PodTemplateBuilder()
         .withNewMetadata().withName(name + "-template").withNamespace(NS).endMetadata()
         .withNewTemplate().withNewMetadata().addToLabels("buffer", name).endMetadata().withSpec(spec(cpu, memory)).endTemplate()
@@ -122,7 +127,7 @@ final class ClusterFixture {
     b.getMetadata().setName(name);
     b.getMetadata().setNamespace(NS);
     CapacityBufferSpec spec = new CapacityBufferSpec();
-    spec.setProvisioningStrategy(BufferConditions.STRATEGY_ACTIVE_CAPACITY);
+    spec.setProvisioningStrategy(strategy);
     LocalObjectRef ref = new LocalObjectRef();
     ref.setName(template.getMetadata().getName());
     spec.setPodTemplateRef(ref);
@@ -134,7 +139,7 @@ final class ClusterFixture {
     sref.setName(template.getMetadata().getName());
     status.setPodTemplateRef(sref);
     status.setReplicas(replicas);
-    status.setProvisioningStrategy(BufferConditions.STRATEGY_ACTIVE_CAPACITY);
+    status.setProvisioningStrategy(strategy);
     status.setConditions(new ArrayList<>(List.of(new ConditionBuilder().withType(BufferConditions.READY_FOR_PROVISIONING)
         .withStatus("True").withReason(BufferConditions.REASON_ATTRIBUTES_SET_SUCCESSFULLY).withMessage(BufferConditions.MESSAGE_READY)
         .withLastTransitionTime(clock.instant().toString()).withObservedGeneration(created.getMetadata().getGeneration()).build())));

@@ -112,6 +112,9 @@ public final class Autoscaler {
     if (options.enforceNodeGroupMinSize()) {
       enforceMinSize(result);
     }
+    // 6b. Standby capacity: the standby buffers' chunks as each group's standby target.
+    result.standby(StandbyCapacity.run(options, options.standbyCapacity() ? cluster.buffers() : List.of(), cluster, result.groups(),
+        world.templateNodes(), world.sim(), provider, statusWriter, result));
     // 7. Report: pending-pod accounting, scale-up status events, buffer conditions.
     report(world, pods, up, result);
     return result.build();
@@ -131,6 +134,8 @@ public final class Autoscaler {
    */
   private Observation observe(Instant now, AutoscalerState.Caches caches, IterationBuilder result) {
     List<Node> nodes = new ArrayList<>(cluster.nodes());
+    // standby nodes (preparing or suspended) are not running capacity: the loop does not see them
+    nodes.removeIf(provider::isStandby);
     nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
     caches.refreshPods(cluster);
     PendingDemand.Split demand = PendingDemand.split(caches.pods.pending(), bypassedSchedulers);

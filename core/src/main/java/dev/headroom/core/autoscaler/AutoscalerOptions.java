@@ -60,7 +60,8 @@ public record AutoscalerOptions(
     long randomSeed,
     String bypassedSchedulerNames,
     boolean provisioningPass,
-    int provisioningPassEstimateBudget) {
+    int provisioningPassEstimateBudget,
+    boolean standbyCapacity) {
 
   /** Default expander. */
   public static final String DEFAULT_EXPANDER = "least-waste";
@@ -193,6 +194,11 @@ public record AutoscalerOptions(
           + "too and the pass's plan is kept only when it helps every pod theirs helps and is strictly better by the "
           + "expander chain; 0 = the pass alone");
 
+  public static final AutoscalerOption<Boolean> STANDBY_CAPACITY = option("standby-capacity", "standbyCapacity", OptionType.BOOLEAN, false,
+      AutoscalerOptions::standbyCapacity,
+      "act on buffers of the buffer.headroom.dev/standby-capacity strategy: keep their chunks on suspended nodes of "
+          + "groups with spec.standby (the node provider must be able to suspend nodes)");
+
   /** Every option, in record-component order. */
   public static final List<AutoscalerOption<?>> ALL = List.of(
       SCAN_INTERVAL,
@@ -234,7 +240,8 @@ public record AutoscalerOptions(
       RANDOM_SEED,
       BYPASSED_SCHEDULER_NAMES,
       PROVISIONING_PASS,
-      PROVISIONING_PASS_ESTIMATE_BUDGET);
+      PROVISIONING_PASS_ESTIMATE_BUDGET,
+      STANDBY_CAPACITY);
 
   /** Options by name and by key, each in the spelling {@link #normalise} gives. */
   private static final Map<String, AutoscalerOption<?>> BY_NAME = byName();
@@ -366,7 +373,8 @@ public record AutoscalerOptions(
           value(RANDOM_SEED),
           value(BYPASSED_SCHEDULER_NAMES),
           value(PROVISIONING_PASS),
-          value(PROVISIONING_PASS_ESTIMATE_BUDGET));
+          value(PROVISIONING_PASS_ESTIMATE_BUDGET),
+          value(STANDBY_CAPACITY));
     }
   }
 

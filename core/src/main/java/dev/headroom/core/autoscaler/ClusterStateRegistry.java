@@ -47,7 +47,7 @@ public final class ClusterStateRegistry {
       }
       GroupOptions own = g == null ? null : groupOptions.get(g);
       Duration startup = own != null ? own.maxNodeStartupTime() : options.maxNodeStartupTime();
-      boolean young = Nodes.created(n).map(t -> t.plus(startup).isAfter(now)).orElse(true);
+      boolean young = Nodes.startedAt(n).map(t -> t.plus(startup).isAfter(now)).orElse(true);
       if (young) {
         c[1]++;
         notStarted.add(name);

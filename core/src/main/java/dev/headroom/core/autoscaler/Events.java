@@ -28,6 +28,9 @@ public final class Events {
   public static final String SCALED_UP_GROUP_BEFORE = "Scale-up: setting group %s size to %d instead of %d (max: %d)";
   public static final String SCALED_UP_GROUP_AFTER = "Scale-up: group %s size set to %d instead of %d (max: %d)";
   public static final String FAILED_TO_SCALE_UP_GROUP_MSG = "Scale-up failed for group %s: %s";
+  /** [H-EXT] The provider refused a group's standby target (docs/standby-capacity.md). */
+  public static final String FAILED_TO_SET_STANDBY = "FailedToSetStandbyTarget";
+  public static final String FAILED_TO_SET_STANDBY_MSG = "Standby target %2$d refused for group %1$s: %3$s";
   public static final String SCALE_UP_TIMED_OUT_MSG = "Nodes added to group %s failed to register within %s";
   public static final String FIX_NODE_GROUP_SIZE_FAILED_MSG = "Failed to lower the target size of group %s from %d to %d (missing nodes: %d): %s";
   public static final String MAX_NODES_TOTAL_REACHED_MSG = "Max total nodes in cluster reached: %d";

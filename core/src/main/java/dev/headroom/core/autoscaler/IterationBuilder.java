@@ -38,11 +38,21 @@ final class IterationBuilder {
   private PendingPods pendingPods = new PendingPods(0, 0, 0, 0, 0);
   private List<UnschedulablePod> unschedulable = List.of();
   private List<BufferOutcome> buffers = List.of();
+  private StandbyCapacity.Result standby = StandbyCapacity.Result.NONE;
 
   IterationBuilder(Instant now, String expander, EventSink sink) {
     this.now = now;
     this.expander = expander;
     this.sink = sink;
+  }
+
+  /** The loop's clock reading. */
+  Instant now() {
+    return now;
+  }
+
+  void standby(StandbyCapacity.Result r) {
+    standby = r;
   }
 
   /** Emits {@code e} to the sink and keeps it for the result. */
@@ -122,6 +132,7 @@ final class IterationBuilder {
     return new IterationResult(now, expander, result, scaleUp == null ? List.of() : List.copyOf(scaleUp.decisions()),
         List.copyOf(scaleDown), pendingPods, List.copyOf(buffers), List.copyOf(unschedulable),
         scaleDownPlan == null ? List.of() : scaleDownPlan.unneeded(), scaleDownPlan == null ? List.of() : scaleDownPlan.unremovable(),
-        List.copyOf(emitted), nodeStatuses, notDemand, podGroups);
+        List.copyOf(emitted), nodeStatuses, notDemand, podGroups,
+        standby.buffers(), standby.groups());
   }
 }

@@ -22,7 +22,9 @@ public record IterationResult(
     List<EventRecord> events,
     List<NodeStatus> nodes,
     PendingDemand.NotDemand notDemand,
-    List<PodGroupOutcome> podGroups) {
+    List<PodGroupOutcome> podGroups,
+    List<StandbyBuffer> standbyBuffers,
+    List<StandbyGroup> standbyGroups) {
 
   /**
    * How the loop's cluster-state registry classified a registered node: Ready, not Ready but younger than its
@@ -61,6 +63,19 @@ public record IterationResult(
   public record BufferOutcome(
       String namespace, String name, int virtualPods, int onExistingNodes, int onUpcomingNodes, int onNewNodes,
       int unschedulable, List<Condition> conditions, boolean statusWritten, SchedulingSimulation.ChunkRoom freeRoom) {}
+
+  /**
+   * One buffer of the standby strategy (docs/standby-capacity.md): the group its chunks went to (null when none),
+   * its chunks, how many of them the group's standby nodes hold, and its conditions after the loop.
+   */
+  public record StandbyBuffer(String namespace, String name, String nodeGroup, int chunks, int kept, List<Condition> conditions,
+      boolean statusWritten) {}
+
+  /**
+   * One group with {@code spec.standby}: its standby target before and after this loop, the provider's suspended and
+   * preparing standby nodes as the loop found them, and the standby chunks assigned to it.
+   */
+  public record StandbyGroup(String nodeGroup, int previousTarget, int target, int suspended, int preparing, int chunks) {}
 
   /** A real pod that no existing, upcoming or new node helps, and why. */
   public record UnschedulablePod(String namespace, String name, String reason) {}

@@ -25,6 +25,27 @@ public final class Nodes {
   public static final String UNNEEDED_SINCE = "headroom.dev/unneeded-since";
   /** Annotation marking when a provider requested a node (RFC 3339). */
   public static final String REQUESTED_AT = "headroom.dev/requested-at";
+  /**
+   * Annotation of a standby node (docs/standby-capacity.md), set by the node provider: {@link #STANDBY_PREPARING}
+   * (created, initialising, to be suspended), {@link #STANDBY_SUSPENDED} (unschedulable and not Ready; a scale-up
+   * resumes it) or {@link #STANDBY_RESUMING} (resumed: counted in its group's size, turns Ready after the group's
+   * {@code standby.resumeDelay}). The first two are standby nodes ({@link #isStandby}); a resumed node is an upcoming one.
+   */
+  public static final String STANDBY = "headroom.dev/standby";
+  public static final String STANDBY_PREPARING = "preparing";
+  public static final String STANDBY_SUSPENDED = "suspended";
+  public static final String STANDBY_RESUMING = "resuming";
+  /** When a provider resumed a standby node (RFC 3339), on a {@link #STANDBY_RESUMING} node: its start-up begins then. */
+  public static final String RESUME_REQUESTED_AT = "headroom.dev/resume-requested-at";
+  /** Taint a standby node carries while preparing or suspended (key {@link #STANDBY}, value the state, NoSchedule). */
+  public static final String STANDBY_TAINT = STANDBY;
+
+  /** True when {@code n} is a standby node by its {@link #STANDBY} annotation (preparing or suspended). */
+  public static boolean isStandby(Node n) {
+    java.util.Map<String, String> a = n.getMetadata() == null ? null : n.getMetadata().getAnnotations();
+    String v = a == null ? null : a.get(STANDBY);
+    return STANDBY_PREPARING.equals(v) || STANDBY_SUSPENDED.equals(v);
+  }
 
   private static final Set<String> CONDITION_TAINTS = Set.of(
       "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable", "node.kubernetes.io/unschedulable",
@@ -88,6 +109,22 @@ public final class Nodes {
   /** The node's creation time. */
   public static Optional<Instant> created(Node n) {
     return time(n.getMetadata().getCreationTimestamp());
+  }
+
+  /**
+   * When the node's start-up began, the time its {@code maxNodeStartupTime} counts from: its creation, or for a
+   * resumed standby node ({@link #STANDBY_RESUMING} with {@link #RESUME_REQUESTED_AT}) the resume, since a node kept
+   * suspended for longer than the start-up time is not late because of it.
+   */
+  public static Optional<Instant> startedAt(Node n) {
+    java.util.Map<String, String> a = n.getMetadata() == null ? null : n.getMetadata().getAnnotations();
+    if (a != null && STANDBY_RESUMING.equals(a.get(STANDBY))) {
+      Optional<Instant> resumed = time(a.get(RESUME_REQUESTED_AT));
+      if (resumed.isPresent()) {
+        return resumed;
+      }
+    }
+    return created(n);
   }
 
   /** The pod's creation time. */

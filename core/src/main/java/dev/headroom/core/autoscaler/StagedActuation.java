@@ -71,6 +71,29 @@ final class StagedActuation implements NodeGroupProvider, EventSink {
   }
 
   @Override
+  public Optional<String> standbyUnsupported() {
+    return provider.standbyUnsupported();
+  }
+
+  @Override
+  public boolean isStandby(Node node) {
+    return provider.isStandby(node);
+  }
+
+  @Override
+  public StandbyPool standbyPool(String groupId) {
+    return provider.standbyPool(groupId);
+  }
+
+  @Override
+  public void setStandbyTarget(String groupId, int target) {
+    if (staged) {
+      throw new IllegalStateException("standby target change inside a staged scale-up trial");
+    }
+    provider.setStandbyTarget(groupId, target);
+  }
+
+  @Override
   public void emit(EventRecord event) {
     if (!staged) {
       events.emit(event);

@@ -16,8 +16,13 @@ public final class BufferConditions {
 
   // ---- strategy and annotations
 
-  /** The only provisioning strategy Headroom acts on ({@code ""} is treated the same way). */
+  /** The upstream provisioning strategy ({@code ""} is treated the same way): chunks kept as running capacity. */
   public static final String STRATEGY_ACTIVE_CAPACITY = "buffer.x-k8s.io/active-capacity";
+  /**
+   * [H-EXT] Headroom's standby strategy (docs/standby-capacity.md): chunks kept on suspended nodes that resume faster
+   * than a new node starts. Acted on only when {@code --standby-capacity} is on.
+   */
+  public static final String STRATEGY_STANDBY_CAPACITY = "buffer.headroom.dev/standby-capacity";
   /** [H-EXT] Schedule annotation (§8.2). */
   public static final String ANNOTATION_ACTIVE_SCHEDULE = "headroom.dev/active-schedule";
 
@@ -62,6 +67,12 @@ public final class BufferConditions {
   /** Followed by the error text. */
   public static final String MESSAGE_FAILED_TO_MAKE_FAKE_PODS = "failed to create fake pods with error: ";
   public static final String REASON_FAKE_PODS_INJECTED = "FakePodsInjected";
+  /** [H-EXT] Standby buffer: its chunks are held on standby nodes (the message says how many, of which group). */
+  public static final String REASON_STANDBY_NODES_KEPT = "StandbyNodesKept";
+  /** [H-EXT] Standby buffer: the node provider cannot suspend nodes (the message is the provider's reason). */
+  public static final String REASON_STANDBY_NOT_SUPPORTED = "StandbyNotSupported";
+  /** [H-EXT] Standby buffer: no node group with {@code spec.standby} can hold a chunk (the message says why). */
+  public static final String REASON_NO_STANDBY_NODE_GROUP = "NoStandbyNodeGroup";
 
   // ---- CapacityAvailable [H-EXT] (written by the autoscaler, §8.1)
 

@@ -32,9 +32,18 @@ public final class BufferFilters {
 
   private BufferFilters() {}
 
-  /** True iff the buffer's spec strategy is processed by the controller. */
+  /** True iff the buffer's spec strategy is processed by the controller with default settings. */
   public static boolean strategyAllowed(CapacityBuffer b) {
     return CONTROLLER_STRATEGIES.contains(specStrategy(b));
+  }
+
+  /**
+   * True iff the buffer's spec strategy is processed by the controller with {@code settings}: the standby strategy
+   * only when {@link BufferSettings#standbyCapacity()} is on.
+   */
+  public static boolean strategyAllowed(CapacityBuffer b, BufferSettings settings) {
+    String s = specStrategy(b);
+    return CONTROLLER_STRATEGIES.contains(s) || (settings.standbyCapacity() && BufferConditions.STRATEGY_STANDBY_CAPACITY.equals(s));
   }
 
   /** Strategy filter: keeps buffers whose spec strategy (null as {@code ""}) is in {@code allowed}. */

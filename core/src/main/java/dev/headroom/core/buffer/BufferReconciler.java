@@ -24,6 +24,14 @@ public final class BufferReconciler {
       Comparator.<CapacityBuffer, Instant>comparing(b -> Timestamps.creation(b.getMetadata()))
           .thenComparing(b -> b.getMetadata().getName() == null ? "" : b.getMetadata().getName());
 
+  /**
+   * The buffer annotations the reconcile reads (the schedule, {@link BufferConditions#ANNOTATION_ACTIVE_SCHEDULE}, and
+   * consumption, {@link BufferConsumption#ANNOTATIONS}): a change of any of them changes what it computes, as a spec
+   * change does. The controller's update rule and its status writer's staleness check both use this list.
+   */
+  public static final List<String> READ_ANNOTATIONS = java.util.stream.Stream.concat(
+      java.util.stream.Stream.of(BufferConditions.ANNOTATION_ACTIVE_SCHEDULE), BufferConsumption.ANNOTATIONS.stream()).toList();
+
   private final BufferSettings settings;
   private final TranslationMemo memo = new TranslationMemo();
 
@@ -54,7 +62,7 @@ public final class BufferReconciler {
     List<CapacityBuffer> processed = new ArrayList<>();
     List<CapacityBuffer> skipped = new ArrayList<>();
     for (CapacityBuffer b : listed) {
-      (BufferFilters.strategyAllowed(b) ? processed : skipped).add(b);
+      (BufferFilters.strategyAllowed(b, settings) ? processed : skipped).add(b);
     }
     sortByCreation(processed);
     Map<CapacityBuffer, CapacityBufferStatus> before = new IdentityHashMap<>();

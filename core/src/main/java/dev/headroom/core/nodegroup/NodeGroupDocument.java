@@ -68,7 +68,7 @@ public final class NodeGroupDocument {
       throw new NodeGroupFormatException("metadata.name", "metadata.name \"" + name + "\" must be a DNS-1123 label (lower-case alphanumerics and '-', at most 63 characters)");
     }
     Map<String, ?> spec = map(doc.get("spec"), "spec", true);
-    allowOnly(spec, "spec", Set.of("minSize", "maxSize", "targetSize", "price", "provisioningDelay", "template", "autoscalingOptions"));
+    allowOnly(spec, "spec", Set.of("minSize", "maxSize", "targetSize", "price", "provisioningDelay", "standby", "template", "autoscalingOptions"));
     int minSize = integer(spec.get("minSize"), "spec.minSize", 0);
     if (!spec.containsKey("maxSize")) {
       throw new NodeGroupFormatException("spec", "spec.maxSize is required");
@@ -88,7 +88,30 @@ public final class NodeGroupDocument {
     Duration delay = duration(spec.get("provisioningDelay"), "spec.provisioningDelay", Duration.ZERO);
     Node template = template(name, map(spec.get("template"), "spec.template", true));
     NodeGroupOptions options = options(map(spec.get("autoscalingOptions"), "spec.autoscalingOptions", false));
-    return new NodeGroup(name, minSize, maxSize, targetSize, price, delay, template, options);
+    NodeGroup.Standby standby = spec.get("standby") == null ? null : standby(map(spec.get("standby"), "spec.standby", true), price, delay);
+    return new NodeGroup(name, minSize, maxSize, targetSize, price, delay, template, options, standby);
+  }
+
+  /**
+   * {@code spec.standby}: {@code resumeDelay} (required, not longer than the provisioning delay: resuming a suspended
+   * node is what makes it worth keeping) and {@code price} per suspended node-hour (default a tenth of the group's).
+   */
+  private static NodeGroup.Standby standby(Map<String, ?> s, double price, Duration provisioningDelay) {
+    allowOnly(s, "spec.standby", Set.of("resumeDelay", "price"));
+    if (!s.containsKey("resumeDelay")) {
+      throw new NodeGroupFormatException("spec.standby", "spec.standby.resumeDelay is required");
+    }
+    Duration resume = duration(s.get("resumeDelay"), "spec.standby.resumeDelay", Duration.ZERO);
+    if (resume.isNegative()) {
+      throw new NodeGroupFormatException("spec.standby.resumeDelay", "spec.standby.resumeDelay must not be negative");
+    }
+    if (resume.compareTo(provisioningDelay) > 0) {
+      throw new NodeGroupFormatException("spec.standby.resumeDelay", "spec.standby.resumeDelay (" + GoDuration.format(resume)
+          + ") must not be longer than spec.provisioningDelay (" + GoDuration.format(provisioningDelay)
+          + "): a suspended node resumes faster than a new one starts");
+    }
+    double standbyPrice = s.containsKey("price") ? decimal(s.get("price"), "spec.standby.price") : price / 10;
+    return new NodeGroup.Standby(resume, standbyPrice);
   }
 
   private static Node template(String group, Map<String, ?> t) {

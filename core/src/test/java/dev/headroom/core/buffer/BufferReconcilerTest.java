@@ -63,6 +63,28 @@ class BufferReconcilerTest {
   }
 
   @Test
+  void theStandbyStrategyIsProcessedOnlyWhenEnabled() {
+    view.add(Fixtures.template("pod-temp", "cpu=1"));
+    CapacityBuffer standby = buffer("standby", null, 3);
+    standby.getSpec().setProvisioningStrategy(BufferConditions.STRATEGY_STANDBY_CAPACITY);
+    view.add(standby);
+
+    NamespaceResult off = reconcile(NOW);
+    assertThat(outcome(off, "standby").processed()).isFalse();
+    assertThat(outcome(off, "standby").buffer().getStatus()).isNull();
+    assertThat(BufferFilters.strategyAllowed(standby)).isFalse();
+
+    NamespaceResult on = new BufferReconciler(BufferSettings.defaults().withStandbyCapacity(true))
+        .reconcileNamespace("default", view, store, new DefaultingPodResolver(), NOW);
+    BufferOutcome o = outcome(on, "standby");
+    assertThat(o.processed()).isTrue();
+    assertThat(o.buffer().getStatus().getProvisioningStrategy()).isEqualTo(BufferConditions.STRATEGY_STANDBY_CAPACITY);
+    assertThat(o.buffer().getStatus().getReplicas()).isEqualTo(3);
+    assertThat(StatusConditions.isStatus(o.buffer().getStatus().getConditions(), BufferConditions.READY_FOR_PROVISIONING,
+        BufferConditions.TRUE)).isTrue();
+  }
+
+  @Test
   void v9_20_bufferWithNeitherRef() {
     CapacityBuffer b = Fixtures.buffer("none");
     b.getSpec().setProvisioningStrategy(ACTIVE);

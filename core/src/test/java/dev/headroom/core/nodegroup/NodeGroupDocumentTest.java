@@ -70,6 +70,36 @@ class NodeGroupDocumentTest {
     assertThatThrownBy(() -> NodeGroupDocument.parse(doc2)).hasMessageContaining("must be >= spec.minSize");
   }
 
+  @SuppressWarnings("unchecked")
+  @Test
+  void parsesStandbyAndChecksItsResumeDelayAgainstTheProvisioningDelay() {
+    assertThat(NodeGroupDocument.parse(gpuDoc()).standby()).isNull();
+    Map<String, Object> doc = gpuDoc();
+    ((Map<String, Object>) doc.get("spec")).put("standby", new java.util.LinkedHashMap<>(Map.of("resumeDelay", "30s", "price", 0.5)));
+    NodeGroup g = NodeGroupDocument.parse(doc);
+    assertThat(g.standby()).isEqualTo(new NodeGroup.Standby(Duration.ofSeconds(30), 0.5));
+    assertThat(g.withTargetSize(2).standby()).isEqualTo(g.standby());
+
+    Map<String, Object> noPrice = gpuDoc();
+    ((Map<String, Object>) noPrice.get("spec")).put("standby", new java.util.LinkedHashMap<>(Map.of("resumeDelay", "30s")));
+    assertThat(NodeGroupDocument.parse(noPrice).standby().pricePerHour()).isCloseTo(0.41, org.assertj.core.data.Offset.offset(1e-9));
+
+    Map<String, Object> slow = gpuDoc();
+    ((Map<String, Object>) slow.get("spec")).put("standby", new java.util.LinkedHashMap<>(Map.of("resumeDelay", "6m")));
+    assertThatThrownBy(() -> NodeGroupDocument.parse(slow))
+        .isInstanceOfSatisfying(NodeGroupFormatException.class, e -> assertThat(e.path()).isEqualTo("spec.standby.resumeDelay"))
+        .hasMessage("spec.standby.resumeDelay (6m0s) must not be longer than spec.provisioningDelay (5m0s): a suspended node "
+            + "resumes faster than a new one starts");
+
+    Map<String, Object> missing = gpuDoc();
+    ((Map<String, Object>) missing.get("spec")).put("standby", new java.util.LinkedHashMap<>(Map.of("price", 1)));
+    assertThatThrownBy(() -> NodeGroupDocument.parse(missing)).hasMessage("spec.standby.resumeDelay is required");
+
+    Map<String, Object> unknown = gpuDoc();
+    ((Map<String, Object>) unknown.get("spec")).put("standby", new java.util.LinkedHashMap<>(Map.of("resumeDelay", "1m", "size", 3)));
+    assertThatThrownBy(() -> NodeGroupDocument.parse(unknown)).hasMessage("unknown field \"spec.standby.size\"");
+  }
+
   @ParameterizedTest
   @CsvSource({"90s,90000", "2m30s,150000", "1.5h,5400000", "0,0", "300ms,300", "1h0m0s,3600000"})
   void goDurations(String text, long millis) {

@@ -59,7 +59,7 @@ public final class SimBuffers {
   /** The PodTemplates that buffers' {@code spec.podTemplateRef} name (the user's objects), by namespace/name. */
   private final Map<String, PodTemplate> userTemplates = new HashMap<>();
   private final InMemoryTemplateStore templates = new InMemoryTemplateStore(InMemoryTemplateStore.Generations.API_SERVER);
-  private final BufferReconciler reconciler = new BufferReconciler(BufferSettings.defaults());
+  private final BufferReconciler reconciler;
   private final DefaultingPodResolver resolver = new DefaultingPodResolver();
   private final View view = new View();
   private final NewestLivePods newestPods;
@@ -83,6 +83,18 @@ public final class SimBuffers {
    */
   public SimBuffers(SimCluster cluster, Map<String, DeploymentController> deployments, List<Scenario.BufferDef> defs,
       Instant created) {
+    this(cluster, deployments, defs, created, BufferSettings.defaults());
+  }
+
+  /**
+   * Buffers for a strategy, reconciled with {@code settings} (with {@link BufferSettings#standbyCapacity()} on for a
+   * strategy with standby buffers).
+   *
+   * @param deployments the scenario's Deployments by {@code namespace/name}
+   */
+  public SimBuffers(SimCluster cluster, Map<String, DeploymentController> deployments, List<Scenario.BufferDef> defs,
+      Instant created, BufferSettings settings) {
+    this.reconciler = new BufferReconciler(settings);
     this.cluster = cluster;
     this.deployments = deployments;
     this.newestPods = new NewestLivePods(cluster);

@@ -131,9 +131,12 @@ public final class SimCluster {
 
   // ---- nodes ----
 
-  /** Adds a node in state PROVISIONING (the Node object exists, not Ready). */
-  public SimNode addNode(Node node, String group, boolean fromWarmPool, Map<String, Long> allocatable) {
-    SimNode n = new SimNode(node, group, clock.millis(), fromWarmPool, allocatable);
+  /**
+   * Adds a node in state PROVISIONING (the Node object exists, not Ready); {@code resumed} for a resumed standby
+   * instance.
+   */
+  public SimNode addNode(Node node, String group, boolean resumed, Map<String, Long> allocatable) {
+    SimNode n = new SimNode(node, group, clock.millis(), resumed, allocatable);
     nodes.put(n.name(), n);
     version++;
     return n;

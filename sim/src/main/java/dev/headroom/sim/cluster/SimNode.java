@@ -21,7 +21,7 @@ public final class SimNode {
   private final Node node;
   private final String group;
   private final long requestedAt;
-  private final boolean fromWarmPool;
+  private final boolean resumed;
   private final long allocCpu;
   private final long allocMem;
   private final Set<String> pods = new LinkedHashSet<>();
@@ -31,11 +31,11 @@ public final class SimNode {
   private long realCpu;
   private long realMem;
 
-  SimNode(Node node, String group, long requestedAt, boolean fromWarmPool, Map<String, Long> allocatable) {
+  SimNode(Node node, String group, long requestedAt, boolean resumed, Map<String, Long> allocatable) {
     this.node = node;
     this.group = group;
     this.requestedAt = requestedAt;
-    this.fromWarmPool = fromWarmPool;
+    this.resumed = resumed;
     this.allocCpu = allocatable.getOrDefault("cpu", 0L);
     this.allocMem = allocatable.getOrDefault("memory", 0L);
   }
@@ -80,9 +80,9 @@ public final class SimNode {
     return deletedAt;
   }
 
-  /** True when the node was resumed from a warm pool. */
-  public boolean fromWarmPool() {
-    return fromWarmPool;
+  /** True when the node is a resumed standby instance (Ready after its group's {@code standby.resumeDelay}). */
+  public boolean resumed() {
+    return resumed;
   }
 
   /** UIDs of pods bound to the node. */

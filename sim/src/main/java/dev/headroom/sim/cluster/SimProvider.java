@@ -10,10 +10,8 @@ import dev.headroom.sim.engine.VirtualClock;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,20 +21,34 @@ import java.util.TreeMap;
 /**
  * The simulator's node provider (autoscaler spec §6.2 step 8): the KWOK-style state machine in memory. A
  * requested node exists at once, not Ready, and becomes Ready after the group's provisioning delay (± jitter);
- * it costs its group's price from request to deletion. A group may have a warm pool of stopped instances
- * that resume faster and cost a fraction of the price while stopped.
+ * it costs its group's price from request to deletion.
+ *
+ * <p><b>Standby capacity</b> (the port's standby methods, {@link NodeGroupProvider}'s contract): a group with
+ * {@code spec.standby} keeps the number of standby instances the autoscaler sets ({@link #setStandbyTarget}). A
+ * standby instance is launched, initialises for the group's provisioning delay (± the same jitter, drawn from a stream
+ * of its own so that standby launches never shift the jitter of running nodes) and is then suspended; an instance
+ * launched while the clock is at zero (the run's setup, when the bootstrap nodes are Ready at once) is suspended at
+ * once; in a simulation the autoscaler's first loop runs one scan interval in, so its pool initialises as any other.
+ * Standby instances are not Node objects of the simulated cluster (the scheduler, the autoscaler's loop and the node
+ * counts never see them) and cost the group's standby price from launch until they are resumed or dropped.
+ * {@link #increaseSize} resumes suspended instances first, oldest-suspended first: each becomes a node at once
+ * (counted in the target size) that turns Ready after {@code standby.resumeDelay}, and the pool launches a
+ * replacement; only the rest of the delta are new nodes. A lower target drops instances still initialising first,
+ * newest first, then suspended ones, newest first.
  */
 public final class SimProvider implements NodeGroupProvider {
 
-  /** A warm pool attached to a group. */
-  public record WarmPoolSpec(int size, double stoppedPriceFraction, Duration resumeDelay) {}
+  /** A standby instance: launched at {@code launchedAt}, suspended (resumable) from {@code usableAt}. */
+  private record Instance(long launchedAt, long usableAt) {}
 
   private static final class Group {
     final NodeGroup spec;
     final Map<String, Long> allocatable = new TreeMap<>();
     int target;
-    WarmPoolSpec pool;
-    final Deque<Long> stopped = new ArrayDeque<>();
+    /** Standby instances the autoscaler asked for. */
+    int standbyTarget;
+    /** The standby instances, in launch order. */
+    final List<Instance> standby = new ArrayList<>();
     /** Nodes named so far: names carry a zero-padded serial, so they sort in the order nodes were created. */
     int named;
     /** Nodes of the group in the cluster now. */
@@ -53,6 +65,7 @@ public final class SimProvider implements NodeGroupProvider {
 
   private final SimCluster cluster;
   private final SimRandom random;
+  private final SimRandom standbyRandom;
   private final long jitterMillis;
   private final CostLedger ledger;
   private final Map<String, Group> groups = new LinkedHashMap<>();
@@ -66,19 +79,11 @@ public final class SimProvider implements NodeGroupProvider {
   public SimProvider(SimCluster cluster, List<NodeGroup> specs, SimRandom random, Duration jitter, CostLedger ledger) {
     this.cluster = cluster;
     this.random = random;
+    this.standbyRandom = random.stream("standby");
     this.jitterMillis = jitter.toMillis();
     this.ledger = ledger;
     for (NodeGroup g : specs) {
       groups.put(g.id(), new Group(g));
-    }
-  }
-
-  /** Attaches a warm pool to a group; the pool's instances are stopped and initialised at time zero. */
-  public void attachWarmPool(String group, WarmPoolSpec pool) {
-    Group g = groups.get(group);
-    g.pool = pool;
-    for (int i = 0; i < pool.size(); i++) {
-      g.stopped.add(cluster.clock().millis());
     }
   }
 
@@ -121,35 +126,97 @@ public final class SimProvider implements NodeGroupProvider {
     if (g.target + delta > g.spec.maxSize()) {
       throw new ProviderException("size increase too large: desired " + (g.target + delta) + " max " + g.spec.maxSize());
     }
+    long now = cluster.clock().millis();
     for (int i = 0; i < delta; i++) {
-      boolean warm = false;
-      if (g.pool != null && !g.stopped.isEmpty() && g.stopped.peekFirst() <= cluster.clock().millis()) {
-        long since = g.stopped.pollFirst();
-        ledger.stopped(since, cluster.clock().millis(), g.spec.pricePerHour(), g.pool.stoppedPriceFraction());
-        warm = true;
+      Instance resumed = takeSuspended(g, now);
+      if (resumed != null) {
+        ledger.standby(resumed.launchedAt(), now, g.spec.standby().pricePerHour());
       }
-      SimNode n = newNode(g, warm);
+      SimNode n = newNode(g, resumed != null);
       g.target++;
-      long delay = warm ? g.pool.resumeDelay().toMillis()
+      long delay = resumed != null ? g.spec.standby().resumeDelay().toMillis()
           : Math.max(0, g.spec.provisioningDelay().toMillis() + random.jitter(jitterMillis));
       cluster.events().after(delay, Phase.LIFECYCLE, () -> {
         if (n.state() == SimNode.State.PROVISIONING) {
           cluster.nodeReady(n);
         }
       });
-      if (warm) {
-        refill(g);
+      if (resumed != null) {
+        // the pool launches a replacement
+        fillStandby(g, now);
       }
     }
   }
 
-  private void refill(Group g) {
-    // the pool launches a replacement instance, which is usable once it has initialised and stopped
-    long delay = Math.max(0, g.spec.provisioningDelay().toMillis() + random.jitter(jitterMillis));
-    long launched = cluster.clock().millis();
-    long usableAt = launched + delay;
-    g.stopped.addLast(usableAt);
-    ledger.stopped(launched, usableAt, g.spec.pricePerHour(), g.pool.stoppedPriceFraction());
+  /** The suspended instance that was suspended first (launch order among equals), removed from the pool; or null. */
+  private static Instance takeSuspended(Group g, long now) {
+    int best = -1;
+    for (int i = 0; i < g.standby.size(); i++) {
+      Instance x = g.standby.get(i);
+      if (x.usableAt() <= now && (best < 0 || x.usableAt() < g.standby.get(best).usableAt())) {
+        best = i;
+      }
+    }
+    return best < 0 ? null : g.standby.remove(best);
+  }
+
+  @Override
+  public Optional<String> standbyUnsupported() {
+    return Optional.empty();
+  }
+
+  /** False: standby instances are not Node objects of the simulated cluster (a resumed one is an ordinary node). */
+  @Override
+  public boolean isStandby(Node node) {
+    return false;
+  }
+
+  @Override
+  public StandbyPool standbyPool(String groupId) {
+    Group g = group(groupId);
+    long now = cluster.clock().millis();
+    int suspended = 0;
+    for (Instance x : g.standby) {
+      if (x.usableAt() <= now) {
+        suspended++;
+      }
+    }
+    return new StandbyPool(g.standbyTarget, suspended, g.standby.size() - suspended);
+  }
+
+  @Override
+  public void setStandbyTarget(String groupId, int target) {
+    Group g = group(groupId);
+    if (g.spec.standby() == null) {
+      throw new ProviderException("node group " + groupId + " has no spec.standby: it keeps no standby nodes");
+    }
+    if (target < 0) {
+      throw new ProviderException("standby target must not be negative, not " + target);
+    }
+    long now = cluster.clock().millis();
+    g.standbyTarget = target;
+    fillStandby(g, now);
+    while (g.standby.size() > target) {
+      // initialising instances first, then suspended ones; newest first within each
+      int victim = g.standby.size() - 1;
+      for (int i = g.standby.size() - 1; i >= 0; i--) {
+        if (g.standby.get(i).usableAt() > now) {
+          victim = i;
+          break;
+        }
+      }
+      Instance x = g.standby.remove(victim);
+      ledger.standby(x.launchedAt(), now, g.spec.standby().pricePerHour());
+    }
+  }
+
+  /** Launches standby instances up to the group's standby target. */
+  private void fillStandby(Group g, long now) {
+    while (g.standby.size() < g.standbyTarget) {
+      // initialised once the group's provisioning delay has passed; at time zero at once, as the bootstrap nodes
+      long usableAt = now == 0 ? 0 : now + Math.max(0, g.spec.provisioningDelay().toMillis() + standbyRandom.jitter(jitterMillis));
+      g.standby.add(new Instance(now, usableAt));
+    }
   }
 
   @Override
@@ -205,13 +272,13 @@ public final class SimProvider implements NodeGroupProvider {
     liveNodes--;
   }
 
-  private SimNode newNode(Group g, boolean warm) {
+  private SimNode newNode(Group g, boolean resumed) {
     String name;
     do {
       name = g.spec.id() + "-" + String.format("%05d", ++g.named);
     } while (cluster.node(name) != null);
     Node node = NodeObjects.create(g.spec.template(), g.spec.id(), name, VirtualClock.at(cluster.clock().millis()), false);
-    SimNode n = cluster.addNode(node, g.spec.id(), warm, g.allocatable);
+    SimNode n = cluster.addNode(node, g.spec.id(), resumed, g.allocatable);
     groupOfNode.put(node, g.spec.id());
     g.live++;
     liveNodes++;
@@ -220,16 +287,14 @@ public final class SimProvider implements NodeGroupProvider {
     return n;
   }
 
-  /** Closes the cost of every node and pool instance still alive at {@code endMillis}. */
+  /** Closes the cost of every node and standby instance still alive at {@code endMillis}. */
   public void closeLedger(long endMillis) {
     for (SimNode n : cluster.nodes()) {
       ledger.running(n.requestedAt(), endMillis, groups.get(n.group()).spec.pricePerHour());
     }
     for (Group g : groups.values()) {
-      if (g.pool != null) {
-        for (long since : g.stopped) {
-          ledger.stopped(Math.min(since, endMillis), endMillis, g.spec.pricePerHour(), g.pool.stoppedPriceFraction());
-        }
+      for (Instance x : g.standby) {
+        ledger.standby(x.launchedAt(), endMillis, g.spec.standby().pricePerHour());
       }
     }
   }
@@ -249,10 +314,13 @@ public final class SimProvider implements NodeGroupProvider {
     return group(group).target;
   }
 
-  /** Stopped instances currently in a group's warm pool. */
-  public int stoppedInstances(String group) {
-    Group g = group(group);
-    return g.stopped.size();
+  /** Standby instances of every group now (initialising and suspended). */
+  public int standbyInstances() {
+    int n = 0;
+    for (Group g : groups.values()) {
+      n += g.standby.size();
+    }
+    return n;
   }
 
   private Group group(String id) {

@@ -5,6 +5,7 @@ import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.AutoscalerState;
 import dev.headroom.core.autoscaler.IterationResult;
 import dev.headroom.core.autoscaler.SnapshotSimulation;
+import dev.headroom.core.buffer.BufferSettings;
 import dev.headroom.sim.adapters.SimBuffers;
 import dev.headroom.sim.adapters.SimClusterView;
 import dev.headroom.sim.adapters.SimWorkloadAutoscaler;
@@ -149,11 +150,11 @@ public final class Simulation {
       }
       maxWaitThisTick = Math.max(maxWaitThisTick, wait);
     });
-    provider = new SimProvider(cluster, scenario.nodeGroups(), random.stream("provider"),
+    // a strategy with standby buffers (a warm pool is one) turns on the standby strategy in the buffer controller and
+    // the autoscaler; a warm pool also gives its group spec.standby
+    boolean standby = StandbyStrategies.uses(strategy);
+    provider = new SimProvider(cluster, StandbyStrategies.nodeGroups(scenario.nodeGroups(), strategy), random.stream("provider"),
         scenario.settings().provisioningJitter(), ledger);
-    if (strategy instanceof Scenario.WarmPool w) {
-      provider.attachWarmPool(w.nodeGroup(), new SimProvider.WarmPoolSpec(w.size(), w.stoppedPriceFraction(), w.resumeDelay()));
-    }
     Map<String, Long> startup = new LinkedHashMap<>();
     scheduler = new SchedulerModel(cluster, scenario.settings().preemptionDelay().toMillis(),
         p -> startup.getOrDefault(p.owner(), 0L));
@@ -196,15 +197,21 @@ public final class Simulation {
       startup.put(BALLOON_DEPLOYMENT, 0L);
       d.bootstrap();
     }
-    if (strategy instanceof Scenario.Buffers bs) {
-      buffers = new SimBuffers(cluster, deployments, bs.buffers(), clock.instant());
+    List<Scenario.BufferDef> bufferDefs = StandbyStrategies.buffers(strategy);
+    if (!bufferDefs.isEmpty()) {
+      buffers = new SimBuffers(cluster, deployments, bufferDefs, clock.instant(),
+          BufferSettings.defaults().withStandbyCapacity(standby));
       coverage = new Episodes.CoverageRecorder(buffers.buffersByWorkload());
       long sync = scenario.settings().bufferSyncInterval().toMillis();
       buffers.reconcile(clock.instant());
       every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
     }
 
-    AutoscalerOptions options = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, seed).build();
+    AutoscalerOptions.Builder optionsBuilder = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, seed);
+    if (standby) {
+      optionsBuilder.set(AutoscalerOptions.STANDBY_CAPACITY, true);
+    }
+    AutoscalerOptions options = optionsBuilder.build();
     autoscalerOptions = options;
     fragmentation = new FragmentationSamples(chunkShapes(strategy, scenario));
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers, this::podGroups), provider, e -> {},
@@ -280,6 +287,10 @@ public final class Simulation {
       return out;
     }
     for (Scenario.BufferDef d : bs.buffers()) {
+      if (StandbyStrategies.standby(d)) {
+        // its chunks are kept on standby nodes, not in the Ready nodes' free room
+        continue;
+      }
       io.fabric8.kubernetes.api.model.PodSpec pod = d.podTemplate() != null ? d.podTemplate().getTemplate().getSpec()
           : scenario.workloads().stream().filter(w -> w.namespace().equals(d.namespace())
               && d.spec().getScalableRef() != null && w.name().equals(d.spec().getScalableRef().getName()))
@@ -395,10 +406,7 @@ public final class Simulation {
       LoadModel l = loads.get(i);
       ws.add(new TickSample.WorkloadSample(d.desired(), d.readyReplicas(), l.lastRate(), l.backlog(), l.lastUtilization()));
     }
-    int stopped = 0;
-    if (strategy instanceof Scenario.WarmPool w) {
-      stopped = provider.stoppedInstances(w.nodeGroup());
-    }
+    int stopped = provider.standbyInstances();
     int bufferReplicas = buffers == null ? 0 : buffers.totalReplicas();
     if (coverage != null) {
       coverage.record(now, buffers.replicasByWorkload());

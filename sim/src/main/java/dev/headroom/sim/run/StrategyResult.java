@@ -12,8 +12,8 @@ import java.util.Map;
  * @param pods real pods measured
  * @param podsOverSlo real pods that waited longer than the SLO
  * @param preemptedPods real pods that had to preempt a lower-priority pod
- * @param nodeHours node-hours of running (requested, not stopped) nodes
- * @param cost total cost (running nodes, plus stopped warm-pool instances at their fraction)
+ * @param nodeHours node-hours of running (requested, not standby) nodes
+ * @param cost total cost (running nodes, plus standby instances at their group's standby price)
  * @param peakNodes largest number of nodes at once
  * @param meanUtilization mean requested utilisation of Ready nodes by real pods (0..1)
  * @param scaleUps autoscaler scale-up decisions (node groups grown)

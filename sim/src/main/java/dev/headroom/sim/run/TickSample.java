@@ -14,7 +14,7 @@ import java.util.List;
  * @param maxWaitSeconds longest wait among the real pods bound during the tick (0 when none)
  * @param utilization mean requested utilisation of Ready nodes by real pods (0..1)
  * @param bufferReplicas total {@code status.replicas} of the strategy's buffers
- * @param stoppedInstances warm-pool instances stopped
+ * @param stoppedInstances standby instances of every group (initialising and suspended; a warm pool's stopped instances)
  * @param workloads per-workload values, in scenario order
  */
 public record TickSample(

@@ -280,7 +280,9 @@ public record Scenario(
   }
 
   /**
-   * A warm pool of stopped instances for one node group.
+   * A warm pool of stopped instances for one node group: shorthand for the standby-capacity strategy (the simulation
+   * gives the group {@code spec.standby} with {@code resumeDelay} and the price × {@code stoppedPriceFraction}, and
+   * adds a standby CapacityBuffer of {@code size} chunks of one node each).
    *
    * @param name strategy name
    * @param nodeGroup group the pool belongs to

@@ -7,6 +7,7 @@ import dev.headroom.api.v1beta1.LocalObjectRef;
 import dev.headroom.api.v1beta1.ScalableRef;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.PodGroups;
+import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.core.input.InputText;
 import dev.headroom.core.input.TextInputException;
@@ -50,6 +51,12 @@ public final class ScenarioParser {
   public static final String PAUSE_IMAGE = "registry.k8s.io/pause:3.10";
   /** Balloon priority of the Cluster Autoscaler FAQ's overprovisioning PriorityClass. */
   public static final int FAQ_BALLOON_PRIORITY = -10;
+  /**
+   * The provisioning strategies a scenario buffer may name: the upstream one (the CRD default) and Headroom's standby
+   * strategy, which the simulation then turns on in the buffer controller and the autoscaler for that strategy.
+   */
+  static final Set<String> PROVISIONING_STRATEGIES = Set.of(BufferConditions.STRATEGY_ACTIVE_CAPACITY,
+      BufferConditions.STRATEGY_STANDBY_CAPACITY);
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
@@ -594,7 +601,7 @@ public final class ScenarioParser {
         List<Scenario.BufferDef> defs = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (YamlValue b : s.required("buffers").list()) {
-          Scenario.BufferDef def = buffer(b, workloads, gangJobs);
+          Scenario.BufferDef def = buffer(b, workloads, gangJobs, groups);
           if (!names.add(def.namespace() + "/" + def.name())) {
             throw b.get("name").error("duplicate buffer \"" + def.name() + "\"");
           }
@@ -642,7 +649,7 @@ public final class ScenarioParser {
   }
 
   private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads,
-      List<Scenario.GangJob> gangJobs) {
+      List<Scenario.GangJob> gangJobs, List<NodeGroup> groups) {
     b.allowOnly(Set.of("name", "namespace", "workload", "gangJob", "replicas", "percentage", "limits",
         "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey", "consumerSelector", "refillStrategy", "fillDeadline"));
     if ((b.get("workload") == null) == (b.get("gangJob") == null)) {
@@ -693,7 +700,17 @@ public final class ScenarioParser {
       spec.setLimits(resources(b.get("limits")));
     }
     if (b.get("provisioningStrategy") != null) {
-      spec.setProvisioningStrategy(b.get("provisioningStrategy").string());
+      YamlValue v = b.get("provisioningStrategy");
+      String strategy = v.string();
+      if (!PROVISIONING_STRATEGIES.contains(strategy)) {
+        throw v.error("unknown provisioningStrategy \"" + strategy + "\" (use " + BufferConditions.STRATEGY_ACTIVE_CAPACITY
+            + " or " + BufferConditions.STRATEGY_STANDBY_CAPACITY + ")");
+      }
+      if (strategy.equals(BufferConditions.STRATEGY_STANDBY_CAPACITY) && groups.stream().noneMatch(g -> g.standby() != null)) {
+        throw v.error("a buffer of the " + strategy + " strategy needs a node group with spec.standby"
+            + " (its chunks are kept on that group's standby nodes)");
+      }
+      spec.setProvisioningStrategy(strategy);
     }
     String schedule = null;
     if (b.get("activeSchedule") != null) {

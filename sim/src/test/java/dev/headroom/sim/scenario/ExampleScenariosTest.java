@@ -37,5 +37,9 @@ class ExampleScenariosTest {
     assertThat(w.duration().toHours()).isEqualTo(168);
     assertThat(w.workloads()).hasSize(10);
     assertThat(w.nodeGroups().get(0).maxSize()).isEqualTo(700);
+    Scenario standby = ScenarioParser.parseFile(DIR.resolve("standby.yaml"));
+    assertThat(standby.nodeGroups().get(0).standby()).isNotNull();
+    assertThat(((Scenario.Buffers) standby.strategies().get(2)).buffers().get(0).spec().getProvisioningStrategy())
+        .isEqualTo("buffer.headroom.dev/standby-capacity");
   }
 }

@@ -95,7 +95,14 @@ class ScenarioParserTest {
         Arguments.of("autoscaler option", BASE.replace("  tick: 5s", "  tick: 5s\n  autoscaler: {scanInterval: soon}"), 8, "scan-interval"),
         Arguments.of("YAML syntax", BASE.replace("  tick: 5s", "  tick: [5s"), 8, "YAML syntax error"),
         Arguments.of("HPA to zero on CPU", BASE.replace("        maxReplicas: 10", "        minReplicas: 0\n        maxReplicas: 10"), 29, "minReplicas 0 needs a queue metric"),
-        Arguments.of("wrong kind", BASE.replace("kind: Scenario", "kind: Scenery"), 2, "kind must be Scenario"));
+        Arguments.of("wrong kind", BASE.replace("kind: Scenario", "kind: Scenery"), 2, "kind must be Scenario"),
+        Arguments.of("provisioning strategy", BASE.replace("{workload: web, percentage: 20}",
+            "{workload: web, percentage: 20, provisioningStrategy: buffer.x-k8s.io/cold-capacity}"), 34,
+            "unknown provisioningStrategy \"buffer.x-k8s.io/cold-capacity\" (use buffer.x-k8s.io/active-capacity or"
+                + " buffer.headroom.dev/standby-capacity)"),
+        Arguments.of("standby buffer without a standby group", BASE.replace("{workload: web, percentage: 20}",
+            "{workload: web, percentage: 20, provisioningStrategy: buffer.headroom.dev/standby-capacity}"), 34,
+            "needs a node group with spec.standby"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -105,6 +112,21 @@ class ScenarioParserTest {
         .isInstanceOf(ScenarioException.class)
         .hasMessageStartingWith("bad.yaml:" + line + ": ")
         .hasMessageContaining(message);
+  }
+
+  @Test
+  void aBufferMayNameTheActiveOrTheStandbyStrategy() {
+    String standbyGroup = BASE.replace("        provisioningDelay: 60s", "        provisioningDelay: 60s\n        standby: {resumeDelay: 20s}");
+    Scenario s = ScenarioParser.parse("x.yaml", standbyGroup.replace("{workload: web, percentage: 20}",
+        "{workload: web, replicas: 4, provisioningStrategy: buffer.headroom.dev/standby-capacity}"), null);
+    CapacityBufferSpec spec = ((Scenario.Buffers) s.strategies().get(1)).buffers().get(0).spec();
+    assertThat(spec.getProvisioningStrategy()).isEqualTo("buffer.headroom.dev/standby-capacity");
+    // the group's standby price defaults to a tenth of its price (core's NodeGroup document)
+    assertThat(s.nodeGroups().get(0).standby().resumeDelay()).isEqualTo(Duration.ofSeconds(20));
+    Scenario active = ScenarioParser.parse("x.yaml", BASE.replace("{workload: web, percentage: 20}",
+        "{workload: web, percentage: 20, provisioningStrategy: buffer.x-k8s.io/active-capacity}"), null);
+    assertThat(((Scenario.Buffers) active.strategies().get(1)).buffers().get(0).spec().getProvisioningStrategy())
+        .isEqualTo("buffer.x-k8s.io/active-capacity");
   }
 
   @Test

@@ -43,6 +43,14 @@ import org.slf4j.LoggerFactory;
 public final class ClusterApiProvider implements NodeGroupProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterApiProvider.class);
 
+  /**
+   * Why this provider keeps no standby nodes ({@link #standbyUnsupported()}; the message of a standby buffer's
+   * {@code Provisioning=False/StandbyNotSupported} condition).
+   */
+  public static final String STANDBY_UNSUPPORTED = "the clusterapi node provider cannot keep standby nodes: a Cluster API "
+      + "MachineDeployment or MachineSet has no suspended machines (every machine it keeps is running and counts in its "
+      + "replicas), so a standby buffer's chunks have nowhere to wait";
+
   private final KubernetesClient client;
   private final String group;
   private final String version;
@@ -405,6 +413,11 @@ public final class ClusterApiProvider implements NodeGroupProvider {
       s = groups.get(groupId);
       LOG.info("{}: machine {} marked for deletion, replicas now {}", groupId, m.getMetadata().getName(), replicas);
     }
+  }
+
+  @Override
+  public Optional<String> standbyUnsupported() {
+    return Optional.of(STANDBY_UNSUPPORTED);
   }
 
   @Override

@@ -8,15 +8,12 @@ import dev.headroom.core.nodegroup.NodeGroupLabels;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -45,6 +42,14 @@ import org.slf4j.LoggerFactory;
  * node-initialize stage (with whatever delay it is configured with) turns them Ready; the group's
  * {@code provisioningDelay} is not used. That is how a node created by Karpenter's KWOK provider starts, so the two
  * can run on one bed with one start-up delay.
+ *
+ * <p><b>Standby capacity</b> (docs/standby-capacity.md): a group with {@code spec.standby} keeps the number of standby
+ * nodes the autoscaler sets ({@link #setStandbyTarget}), created as {@code preparing}, suspended once their
+ * provisioning delay has passed, deleted when surplus ({@link StandbyNodes} holds that lifecycle). They are cordoned,
+ * tainted {@code headroom.dev/standby=STATE:NoSchedule}, never Ready and never kwok's, and are not in the group's
+ * target size. {@link #increaseSize} resumes suspended nodes first: each counts towards the target at once and turns
+ * Ready after the group's {@code standby.resumeDelay} through the same promotion as a provisioned node; only the rest
+ * of the increase is created. The next refresh refills the pool.
  */
 public final class KwokProvider implements NodeGroupProvider {
   private static final Logger LOG = LoggerFactory.getLogger(KwokProvider.class);
@@ -67,6 +72,16 @@ public final class KwokProvider implements NodeGroupProvider {
   public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
   /** Prefix of {@code spec.providerID}. */
   public static final String PROVIDER_ID_PREFIX = "kwok:";
+  /** When a suspended node was resumed (RFC 3339); Ready is due at this time plus the group's {@code standby.resumeDelay}. */
+  public static final String RESUME_REQUESTED_AT_ANNOTATION = Nodes.RESUME_REQUESTED_AT;
+  /** Reason of the {@code Ready=False} condition of a standby node being prepared. */
+  public static final String STANDBY_PREPARING_REASON = "HeadroomStandbyPreparing";
+  /** Reason of the {@code Ready=False} condition of a suspended standby node. */
+  public static final String SUSPENDED_REASON = "HeadroomSuspended";
+  /** Reason of the {@code Ready=False} condition of a resumed node until it is Ready. */
+  public static final String RESUMING_REASON = "HeadroomResuming";
+  /** Reason of the {@code Ready=True} condition set when a resumed node is Ready. */
+  public static final String RESUMED_REASON = "HeadroomResumed";
 
   private static final String NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -77,6 +92,7 @@ public final class KwokProvider implements NodeGroupProvider {
   private final RandomGenerator random;
   private final Map<String, NodeGroup> groups = new LinkedHashMap<>();
   private final Map<String, Integer> targets = new HashMap<>();
+  private final StandbyNodes standby;
 
   /**
    * @param groupSource the configured node groups (re-read on every {@link #refresh()})
@@ -91,7 +107,11 @@ public final class KwokProvider implements NodeGroupProvider {
     this.nodeLister = nodeLister;
     this.clock = clock;
     this.random = random;
+    this.standby = new StandbyNodes(client, clock);
   }
+
+  /** How a node is created: Ready at once, provisioning (Ready after the group's delay, or kwok's), or as a standby node. */
+  private enum Start { READY, PROVISIONING, STANDBY }
 
   @Override
   public synchronized void refresh() {
@@ -103,26 +123,35 @@ public final class KwokProvider implements NodeGroupProvider {
     groups.clear();
     groups.putAll(next);
     targets.keySet().retainAll(next.keySet());
-    List<Node> nodes = nodeLister.get();
+    standby.retain(next.keySet());
+    List<Node> nodes = standby.view(nodeLister.get());
     for (NodeGroup g : next.values()) {
+      standby.bootstrap(g, nodes);
       if (!targets.containsKey(g.id())) {
-        int existing = nodesOf(nodes, g.id()).size();
+        // standby nodes are not in the target size
+        int existing = (int) nodesOf(nodes, g.id()).stream().filter(n -> !Nodes.isStandby(n)).count();
         targets.put(g.id(), existing);
         if (existing < g.targetSize()) {
           LOG.info("node group {}: bootstrapping {} Ready nodes (targetSize {})", g.id(), g.targetSize() - existing, g.targetSize());
           for (int i = existing; i < g.targetSize(); i++) {
-            create(g, true, g.id() + "-" + suffix());
+            create(g, Start.READY, g.id() + "-" + suffix());
             targets.merge(g.id(), 1, Integer::sum);
           }
         }
       }
     }
     promoteDueNodes(nodes);
+    for (NodeGroup g : next.values()) {
+      standby.reconcile(g, nodes, this::createStandby);
+    }
   }
 
-  /** Turns provisioning nodes Ready whose {@code requested-at + provisioningDelay} has passed. */
+  /**
+   * Turns provisioning nodes Ready whose {@code requested-at + provisioningDelay} has passed, and resumed nodes whose
+   * {@code resume-requested-at + standby.resumeDelay} has.
+   */
   public synchronized int promoteDueNodes() {
-    return promoteDueNodes(nodeLister.get());
+    return promoteDueNodes(standby.view(nodeLister.get()));
   }
 
   private int promoteDueNodes(List<Node> nodes) {
@@ -131,15 +160,25 @@ public final class KwokProvider implements NodeGroupProvider {
     for (Node n : nodes) {
       String group = groupLabel(n);
       NodeGroup g = group == null ? null : groups.get(group);
-      if (g == null || kwokStarts(g) || !managed(n) || !provisioning(n)) {
+      if (g == null || !managed(n) || !provisioning(n)) {
         continue;
       }
-      Optional<Instant> requested = Nodes.time(annotation(n, REQUESTED_AT_ANNOTATION));
-      if (requested.isPresent() && requested.get().plus(g.provisioningDelay()).isAfter(now)) {
-        continue;
+      boolean resumed = StandbyNodes.resuming(n);
+      if (resumed) {
+        if (StandbyNodes.readyDue(g, n).isAfter(now)) {
+          continue;
+        }
+      } else {
+        if (kwokStarts(g)) {
+          continue;
+        }
+        Optional<Instant> requested = Nodes.time(annotation(n, REQUESTED_AT_ANNOTATION));
+        if (requested.isPresent() && requested.get().plus(g.provisioningDelay()).isAfter(now)) {
+          continue;
+        }
       }
       try {
-        markReady(n.getMetadata().getName(), now);
+        markReady(n.getMetadata().getName(), now, resumed);
         promoted++;
       } catch (KubernetesClientException e) {
         LOG.warn("node {}: marking Ready failed: {}", n.getMetadata().getName(), ApiErrors.message(e));
@@ -173,14 +212,28 @@ public final class KwokProvider implements NodeGroupProvider {
     if (target + delta > g.maxSize()) {
       throw new ProviderException(String.format("size increase too large - desired:%d max:%d", target + delta, g.maxSize()));
     }
-    boolean ready = g.provisioningDelay().isZero();
+    // suspended standby nodes first: each counts towards the target at once and is Ready after the resume delay
+    List<String> resumed = g.standby() == null ? List.of() : standby.resume(g, standby.view(nodeLister.get()), delta);
+    targets.merge(groupId, resumed.size(), Integer::sum);
+    if (g.standby() != null && g.standby().resumeDelay().isZero()) {
+      Instant now = clock.instant();
+      for (String name : resumed) {
+        try {
+          markReady(name, now, true);
+        } catch (KubernetesClientException e) {
+          LOG.warn("node {}: marking Ready failed: {}", name, ApiErrors.message(e));
+        }
+      }
+    }
+    delta -= resumed.size();
+    Start start = g.provisioningDelay().isZero() ? Start.READY : Start.PROVISIONING;
     // The creates are independent requests: sent concurrently, a scale-up of many nodes takes about one round trip
     // rather than one per node (the loop waits for them). Every node created counts towards the target. The names
     // are drawn here, in order, so that the seeded suffixes do not depend on thread timing.
     List<CompletableFuture<Node>> creates = new ArrayList<>();
     for (int i = 0; i < delta; i++) {
       String name = g.id() + "-" + suffix();
-      creates.add(CompletableFuture.supplyAsync(() -> create(g, ready, name), CREATES));
+      creates.add(CompletableFuture.supplyAsync(() -> create(g, start, name), CREATES));
     }
     String failure = null;
     for (CompletableFuture<Node> c : creates) {
@@ -223,13 +276,12 @@ public final class KwokProvider implements NodeGroupProvider {
       if (!managed(n)) {
         throw new ProviderException("node " + name + " is not managed by Headroom (annotation " + MANAGED_ANNOTATION + " missing)");
       }
+      if (Nodes.isStandby(n)) {
+        throw new ProviderException("node " + name + " is a standby node of group " + groupId + " (not in its size; its standby target decides it)");
+      }
     }
     for (Node n : nodes) {
-      try {
-        client.nodes().withName(n.getMetadata().getName()).delete();
-      } catch (KubernetesClientException e) {
-        throw new ProviderException("deleting node " + n.getMetadata().getName() + " failed: " + e.getMessage());
-      }
+      delete(n);
       targets.merge(groupId, -1, Integer::sum);
     }
   }
@@ -241,7 +293,7 @@ public final class KwokProvider implements NodeGroupProvider {
       throw new ProviderException("size decrease must be negative, got " + delta);
     }
     List<Node> provisioning = new ArrayList<>();
-    for (Node n : nodesOf(nodeLister.get(), groupId)) {
+    for (Node n : nodesOf(standby.view(nodeLister.get()), groupId)) {
       if (managed(n) && provisioning(n)) {
         provisioning.add(n);
       }
@@ -253,13 +305,48 @@ public final class KwokProvider implements NodeGroupProvider {
     provisioning.sort(Comparator.comparing((Node n) -> annotation(n, REQUESTED_AT_ANNOTATION), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(n -> n.getMetadata().getName()).reversed());
     for (Node n : provisioning.subList(0, -delta)) {
-      try {
-        client.nodes().withName(n.getMetadata().getName()).delete();
-      } catch (KubernetesClientException e) {
-        throw new ProviderException("deleting node " + n.getMetadata().getName() + " failed: " + e.getMessage());
-      }
+      delete(n);
       targets.merge(groupId, -1, Integer::sum);
     }
+  }
+
+  private void delete(Node n) {
+    String name = n.getMetadata().getName();
+    try {
+      client.nodes().withName(name).delete();
+    } catch (KubernetesClientException e) {
+      throw new ProviderException("deleting node " + name + " failed: " + e.getMessage());
+    }
+    standby.deleted(name); // a resumed node the lister may still show as the standby code last wrote it
+  }
+
+  @Override
+  public Optional<String> standbyUnsupported() {
+    return Optional.empty();
+  }
+
+  /** A standby node (preparing or suspended) this provider created. */
+  @Override
+  public boolean isStandby(Node node) {
+    return managed(node) && Nodes.isStandby(node);
+  }
+
+  @Override
+  public synchronized StandbyPool standbyPool(String groupId) {
+    if (!groups.containsKey(groupId)) {
+      return StandbyPool.NONE;
+    }
+    return standby.pool(groupId, standby.view(nodeLister.get()));
+  }
+
+  /**
+   * Remembers the group's standby target; the next {@link #refresh()} creates, suspends or deletes standby nodes.
+   *
+   * @throws ProviderException for a group without {@code spec.standby} (or whose nodes kwok starts)
+   */
+  @Override
+  public synchronized void setStandbyTarget(String groupId, int target) {
+    standby.setTarget(group(groupId), target);
   }
 
   private NodeGroup group(String id) {
@@ -276,8 +363,13 @@ public final class KwokProvider implements NodeGroupProvider {
     return a != null && KWOK_ANNOTATION_VALUE.equals(a.get(KWOK_ANNOTATION));
   }
 
-  private Node create(NodeGroup g, boolean readyAtOnce, String name) {
-    boolean ready = readyAtOnce && !kwokStarts(g);
+  /** Creates a preparing standby node of the group under a new name. */
+  private Node createStandby(NodeGroup g) {
+    return create(g, Start.STANDBY, g.id() + "-" + suffix());
+  }
+
+  private Node create(NodeGroup g, Start start, String name) {
+    boolean ready = start == Start.READY && !kwokStarts(g);
     Instant now = clock.instant();
     Node template = g.template();
     Map<String, String> labels = new LinkedHashMap<>();
@@ -298,19 +390,30 @@ public final class KwokProvider implements NodeGroupProvider {
         taints.add(new TaintBuilder(t).build());
       }
     }
-    if (ready) {
+    NodeCondition readyCondition;
+    if (start == Start.STANDBY) {
+      // kwok must not run it: no heartbeats, no pods, until it is resumed and Ready
+      annotations.remove(KWOK_ANNOTATION);
+      annotations.put(Nodes.STANDBY, Nodes.STANDBY_PREPARING);
+      taints.add(new TaintBuilder().withKey(NOT_READY_TAINT).withEffect("NoSchedule").build());
+      taints.add(StandbyNodes.standbyTaint(Nodes.STANDBY_PREPARING));
+      readyCondition = NodeWrites.ready(false, STANDBY_PREPARING_REASON, "standby node is being prepared by Headroom", now);
+    } else if (ready) {
       annotations.put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
+      readyCondition = readyCondition(true, READY_REASON, now);
     } else {
       // provisioning: without kwok's annotation until promoted, or with it (from the template) when kwok starts it
       taints.add(new TaintBuilder().withKey(NOT_READY_TAINT).withEffect("NoSchedule").build());
+      readyCondition = readyCondition(false, PROVISIONING_REASON, now);
     }
     Node node = new NodeBuilder()
         .withNewMetadata().withName(name).withLabels(labels).withAnnotations(annotations).endMetadata()
-        .withNewSpec().withProviderID(PROVIDER_ID_PREFIX + name).withTaints(taints).endSpec()
+        .withNewSpec().withProviderID(PROVIDER_ID_PREFIX + name).withTaints(taints)
+          .withUnschedulable(start == Start.STANDBY ? Boolean.TRUE : null).endSpec()
         .withNewStatus()
           .withCapacity(new LinkedHashMap<>(template.getStatus().getCapacity()))
           .withAllocatable(new LinkedHashMap<>(template.getStatus().getAllocatable()))
-          .withConditions(readyCondition(ready, now))
+          .withConditions(readyCondition)
           .withNewNodeInfo().withKubeletVersion("fake").withArchitecture(labels.getOrDefault(NodeGroupLabels.ARCH, "amd64"))
             .withOperatingSystem(labels.getOrDefault(NodeGroupLabels.OS, "linux")).endNodeInfo()
         .endStatus()
@@ -321,53 +424,30 @@ public final class KwokProvider implements NodeGroupProvider {
       created.setStatus(node.getStatus());
       created = client.nodes().resource(created).updateStatus();
     }
-    LOG.info("node group {}: created node {} ({})", g.id(), name, ready ? "Ready" : kwokStarts(g) ? "kwok starts it" : "provisioning");
+    LOG.info("node group {}: created node {} ({})", g.id(), name, switch (start) {
+      case STANDBY -> "standby, preparing";
+      case READY -> kwokStarts(g) ? "kwok starts it" : "Ready";
+      case PROVISIONING -> kwokStarts(g) ? "kwok starts it" : "provisioning";
+    });
     return created;
   }
 
-  private void markReady(String name, Instant now) {
+  private void markReady(String name, Instant now, boolean resumed) {
     // spec and metadata first: once the node carries kwok's annotation, kwok keeps its heartbeats and pods going, so
     // a failed status edit below is retried by the next promotion (the node is still provisioning) without harm
     handOverToKwok(name);
-    for (int attempt = 1; ; attempt++) {
-      Node n = client.nodes().withName(name).get();
-      if (n == null) {
-        throw new KubernetesClientException("node " + name + " no longer exists");
-      }
-      List<NodeCondition> conditions = new ArrayList<>();
-      if (n.getStatus().getConditions() != null) {
-        for (NodeCondition c : n.getStatus().getConditions()) {
-          if (!"Ready".equals(c.getType())) {
-            conditions.add(c);
-          }
-        }
-      }
-      conditions.add(readyCondition(true, now));
-      n.getStatus().setConditions(conditions);
-      try {
-        // under the resourceVersion just read: the node-lifecycle controller writes the same conditions
-        client.nodes().resource(n).updateStatus();
-        break;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt >= MAX_UPDATE_ATTEMPTS) {
-          throw e;
-        }
-      }
-    }
-    LOG.info("node {} is Ready", name);
+    NodeWrites.writeReady(client, name, readyCondition(true, resumed ? RESUMED_REASON : READY_REASON, now));
+    LOG.info("node {} is Ready{}", name, resumed ? " (resumed)" : "");
   }
 
   /**
-   * Drops the not-ready taint and adds kwok's annotation with an update under the node's resourceVersion, read
-   * afresh on a conflict: a JSON patch computed from an older copy fails with 422 when another controller (the node
-   * lifecycle controller) removed the taint in between.
+   * Drops the not-ready taint and adds kwok's annotation (and, for a resumed node, drops its standby annotation,
+   * taint and cordon) with an update under the node's resourceVersion, read afresh on a conflict: a JSON patch
+   * computed from an older copy fails with 422 when another controller (the node lifecycle controller) removed the
+   * taint in between.
    */
   private void handOverToKwok(String name) {
-    for (int attempt = 1; ; attempt++) {
-      Node n = client.nodes().withName(name).get();
-      if (n == null) {
-        throw new KubernetesClientException("node " + name + " no longer exists");
-      }
+    NodeWrites.update(client, name, n -> {
       if (n.getSpec().getTaints() != null) {
         n.getSpec().setTaints(new ArrayList<>(n.getSpec().getTaints().stream().filter(t -> !NOT_READY_TAINT.equals(t.getKey())).toList()));
       }
@@ -375,27 +455,15 @@ public final class KwokProvider implements NodeGroupProvider {
         n.getMetadata().setAnnotations(new HashMap<>());
       }
       n.getMetadata().getAnnotations().put(KWOK_ANNOTATION, KWOK_ANNOTATION_VALUE);
-      try {
-        client.nodes().resource(n).update();
-        return;
-      } catch (KubernetesClientException e) {
-        if ((e.getCode() != 409 && e.getCode() != 422) || attempt >= MAX_UPDATE_ATTEMPTS) {
-          throw e;
-        }
-      }
-    }
+      StandbyNodes.clearStandby(n);
+      return true;
+    });
   }
 
-  private static NodeCondition readyCondition(boolean ready, Instant now) {
-    String ts = format(now);
-    return new NodeConditionBuilder()
-        .withType("Ready")
-        .withStatus(ready ? "True" : "False")
-        .withReason(ready ? READY_REASON : PROVISIONING_REASON)
-        .withMessage(ready ? "node provisioned by Headroom" : "node is being provisioned by Headroom")
-        .withLastTransitionTime(ts)
-        .withLastHeartbeatTime(ts)
-        .build();
+  private static NodeCondition readyCondition(boolean ready, String reason, Instant now) {
+    String message = RESUMED_REASON.equals(reason) ? "standby node resumed by Headroom"
+        : ready ? "node provisioned by Headroom" : "node is being provisioned by Headroom";
+    return NodeWrites.ready(ready, reason, message, now);
   }
 
   private String suffix() {
@@ -407,7 +475,7 @@ public final class KwokProvider implements NodeGroupProvider {
   }
 
   private static String format(Instant t) {
-    return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+    return NodeWrites.format(t);
   }
 
   private static List<Node> nodesOf(List<Node> nodes, String group) {
@@ -430,20 +498,21 @@ public final class KwokProvider implements NodeGroupProvider {
     return a == null ? null : a.get(key);
   }
 
-  /** Conflicting node updates are read again and retried this often before the promotion gives up until the next loop. */
-  private static final int MAX_UPDATE_ATTEMPTS = 5;
-
-  private static boolean managed(Node n) {
+  static boolean managed(Node n) {
     return "true".equals(annotation(n, MANAGED_ANNOTATION));
   }
 
   /**
-   * Not handed to kwok yet (no {@link #KWOK_ANNOTATION}), or handed over but its Ready status not written yet
+   * Not a standby node (preparing or suspended), and not handed to kwok yet (no {@link #KWOK_ANNOTATION}; a resumed
+   * node too, until its resume delay has passed), or handed over but its Ready status not written yet
    * ({@code Ready=False} with reason {@link #PROVISIONING_REASON}). The first half keeps a node provisioning when
    * the node-lifecycle controller has replaced its Ready condition by {@code Unknown} (no heartbeat within the
    * startup grace period, as for any node no kubelet reports for).
    */
   static boolean provisioning(Node n) {
+    if (Nodes.isStandby(n)) {
+      return false; // preparing or suspended: not in the group's size, not on its way to Ready
+    }
     if (annotation(n, KWOK_ANNOTATION) == null) {
       return true;
     }

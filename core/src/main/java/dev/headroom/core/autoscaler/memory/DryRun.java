@@ -24,7 +24,7 @@ public record DryRun(IterationResult result, List<RecordingNodeGroupProvider.Cal
 
   /** Runs one iteration at {@code now}. */
   public static DryRun of(AutoscalerOptions options, StaticClusterView view, List<NodeGroup> groups, Instant now) {
-    RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(groups);
+    RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(groups).withStandbyNodes(view.nodes());
     RecordingEventSink events = new RecordingEventSink();
     RecordingStatusWriter writer = new RecordingStatusWriter();
     AutoscalerState state = StaticStateSeed.of(options, groups, view.nodes(), now);

@@ -1,6 +1,7 @@
 package dev.headroom.core.autoscaler.memory;
 
 import dev.headroom.core.autoscaler.NodeGroupProvider;
+import dev.headroom.core.autoscaler.Nodes;
 import dev.headroom.core.nodegroup.NodeGroup;
 import dev.headroom.core.nodegroup.NodeGroupLabels;
 import io.fabric8.kubernetes.api.model.Node;
@@ -13,12 +14,18 @@ import java.util.Optional;
 /**
  * A {@link NodeGroupProvider} that acts on nothing: it keeps the groups' sizes in memory, enforces the
  * provider contract (autoscaler spec §6.1: bounds, membership) and records every request. Nodes belong to the
- * group named by their {@code headroom.dev/node-group} label.
+ * group named by their {@code headroom.dev/node-group} label. Standby capacity: a node annotated as a standby node
+ * ({@link Nodes#isStandby}) is one, counted in its group's pool (suspended or preparing by its annotation); a group with
+ * {@code spec.standby} takes a standby target, which is recorded ({@link StandbyTarget}) and becomes the pool's target.
+ * {@link #increaseSize} records the increase whole (the dry run does not say which nodes would be resumed).
  */
 public final class RecordingNodeGroupProvider implements NodeGroupProvider {
 
   /** One recorded call. */
-  public sealed interface Call permits Increase, Deletion, Decrease {}
+  public sealed interface Call permits Increase, Deletion, Decrease, StandbyTarget {}
+
+  /** {@code setStandbyTarget(group, target)}, and the target before it. */
+  public record StandbyTarget(String group, int previous, int target) implements Call {}
 
   /** {@code increaseSize(group, delta)}, and the target size after it. */
   public record Increase(String group, int delta, int newTargetSize) implements Call {}
@@ -31,6 +38,8 @@ public final class RecordingNodeGroupProvider implements NodeGroupProvider {
 
   private final Map<String, NodeGroup> groups = new LinkedHashMap<>();
   private final List<Call> calls = new ArrayList<>();
+  private final Map<String, Integer> standbyTargets = new LinkedHashMap<>();
+  private final Map<String, int[]> standbyNodes = new LinkedHashMap<>();
 
   /** A provider over these groups (order kept). */
   public RecordingNodeGroupProvider(List<NodeGroup> groups) {
@@ -91,6 +100,54 @@ public final class RecordingNodeGroupProvider implements NodeGroupProvider {
     }
     groups.put(groupId, g.withTargetSize(Math.max(0, g.targetSize() + delta)));
     calls.add(new Decrease(groupId, delta));
+  }
+
+  /**
+   * Counts {@code nodes}' standby nodes into their groups' pools (suspended, preparing); each pool's target starts at
+   * the number of its standby nodes.
+   */
+  public RecordingNodeGroupProvider withStandbyNodes(List<Node> nodes) {
+    for (Node n : nodes) {
+      if (Nodes.isStandby(n)) {
+        Optional<String> g = nodeGroupOf(n);
+        if (g.isPresent()) {
+          int[] c = standbyNodes.computeIfAbsent(g.get(), k -> new int[2]);
+          c[Nodes.STANDBY_SUSPENDED.equals(n.getMetadata().getAnnotations().get(Nodes.STANDBY)) ? 0 : 1]++;
+          standbyTargets.merge(g.get(), 1, Integer::sum);
+        }
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public Optional<String> standbyUnsupported() {
+    return Optional.empty();
+  }
+
+  @Override
+  public boolean isStandby(Node node) {
+    return Nodes.isStandby(node);
+  }
+
+  @Override
+  public StandbyPool standbyPool(String groupId) {
+    int[] c = standbyNodes.getOrDefault(groupId, new int[2]);
+    return new StandbyPool(standbyTargets.getOrDefault(groupId, 0), c[0], c[1]);
+  }
+
+  @Override
+  public void setStandbyTarget(String groupId, int target) {
+    NodeGroup g = group(groupId);
+    if (g.standby() == null) {
+      throw new ProviderException("node group " + groupId + " has no spec.standby");
+    }
+    if (target < 0) {
+      throw new ProviderException("standby target must not be negative, got " + target);
+    }
+    int previous = standbyTargets.getOrDefault(groupId, 0);
+    standbyTargets.put(groupId, target);
+    calls.add(new StandbyTarget(groupId, previous, target));
   }
 
   /** Every call, in order. */
