@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,27 +55,8 @@ class StandbyCapacityE2eTest {
     bed.applyCrd();
     ns = bed.namespace("standby");
     group = "standby-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30), 36);
-    Path groups = bed.out().resolve(group + "-node-groups.yaml");
-    Files.writeString(groups, """
-        apiVersion: headroom.dev/v1alpha1
-        kind: NodeGroup
-        metadata:
-          name: %s
-        spec:
-          minSize: 0
-          maxSize: 10
-          targetSize: 0
-          price: 0.2
-          provisioningDelay: %ds
-          standby: {resumeDelay: %ds, price: 0.02}
-          template:
-            metadata:
-              labels:
-                node.kubernetes.io/instance-type: e2e-4x8
-            status:
-              capacity:    {cpu: "4", memory: 8Gi, pods: "110"}
-              allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
-        """.formatted(group, PROVISIONING_DELAY.toSeconds(), RESUME_DELAY.toSeconds()));
+    Path groups = bed.nodeGroupFile(group, 10, PROVISIONING_DELAY.toSeconds() + "s",
+        "standby: {resumeDelay: " + RESUME_DELAY.toSeconds() + "s, price: 0.02}");
     headroom = HeadroomProcess.start(bed, "headroom-" + group, List.of("--leader-elect=false", "--namespace=" + ns,
         "--cloud-provider=kwok", "--node-groups=" + groups, "--scan-interval=1s", "--max-node-provision-time=2m",
         "--scale-down-unneeded-time=10m", "--standby-capacity"));

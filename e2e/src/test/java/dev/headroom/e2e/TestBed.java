@@ -199,7 +199,19 @@ public final class TestBed {
    * 4 CPU / 8 GiB that turn Ready after 1 s, and returns its path.
    */
   public Path nodeGroupFile(String name, int maxSize) throws java.io.IOException {
+    return nodeGroupFile(name, maxSize, "1s", "");
+  }
+
+  /**
+   * As {@link #nodeGroupFile(String, int)}, with the nodes' {@code provisioningDelay} and {@code specLines} (further
+   * {@code spec} fields, one per line, e.g. {@code standby: {resumeDelay: 3s}}).
+   */
+  public Path nodeGroupFile(String name, int maxSize, String provisioningDelay, String specLines) throws java.io.IOException {
     Path file = out().resolve(name + "-node-groups.yaml");
+    StringBuilder extra = new StringBuilder();
+    for (String line : specLines.lines().toList()) {
+      extra.append("\n  ").append(line);
+    }
     java.nio.file.Files.writeString(file, """
         apiVersion: headroom.dev/v1alpha1
         kind: NodeGroup
@@ -210,7 +222,7 @@ public final class TestBed {
           maxSize: %d
           targetSize: 0
           price: 0.2
-          provisioningDelay: 1s
+          provisioningDelay: %s%s
           template:
             metadata:
               labels:
@@ -218,7 +230,7 @@ public final class TestBed {
             status:
               capacity:    {cpu: "4", memory: 8Gi, pods: "110"}
               allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
-        """.formatted(name, maxSize));
+        """.formatted(name, maxSize, provisioningDelay, extra));
     return file;
   }
 

@@ -83,4 +83,40 @@ class AutoscalerMetricsTest {
     assertThat(gauge(registry, AutoscalerMetrics.NODE_GROUP_NODES, "node_group", "fast", "state", "notStarted")).isNaN();
     assertThat(gauge(registry, AutoscalerMetrics.NODE_GROUP_NODES, "node_group", "slow", "state", "notStarted")).isEqualTo(1);
   }
+
+  @Test
+  void standbyGaugesReportEachGroupsTargetAndItsSuspendedNodes() {
+    Node ready = node("general-0", "general", true, NOW.minus(Duration.ofHours(1)));
+    Node suspended = node("general-s", "general", false, NOW.minus(Duration.ofHours(1)));
+    suspended.getMetadata().setAnnotations(Map.of(dev.headroom.core.autoscaler.Nodes.STANDBY, dev.headroom.core.autoscaler.Nodes.STANDBY_SUSPENDED));
+    io.fabric8.kubernetes.api.model.PodTemplate t = new io.fabric8.kubernetes.api.model.PodTemplateBuilder().withNewMetadata()
+        .withName("web").withNamespace("default").withGeneration(1L).endMetadata().withNewTemplate().withNewSpec().addNewContainer()
+        .withName("c").withNewResources().addToRequests("cpu", new Quantity("1")).addToRequests("memory", new Quantity("1Gi"))
+        .endResources().endContainer().endSpec().endTemplate().build();
+    dev.headroom.api.v1beta1.CapacityBuffer b = new dev.headroom.api.v1beta1.CapacityBuffer();
+    b.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("warm").withNamespace("default").withGeneration(1L).build());
+    dev.headroom.api.v1beta1.CapacityBufferStatus st = new dev.headroom.api.v1beta1.CapacityBufferStatus();
+    st.setPodTemplateRef(new dev.headroom.api.v1beta1.LocalObjectRef("web"));
+    st.setPodTemplateGeneration(1L);
+    st.setReplicas(6);
+    st.setProvisioningStrategy(dev.headroom.core.buffer.BufferConditions.STRATEGY_STANDBY_CAPACITY);
+    st.setConditions(new java.util.ArrayList<>(List.of(dev.headroom.core.buffer.BufferConditions.ready(1))));
+    b.setStatus(st);
+    StaticClusterView view = StaticClusterView.builder().node(ready).node(suspended).podTemplate(t).buffer(b).build();
+    NodeGroup g = group("general", 1, null).withStandby(new NodeGroup.Standby(Duration.ofSeconds(20), 0.1));
+    RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(List.of(g)).withStandbyNodes(view.nodes());
+    AutoscalerOptions options = AutoscalerOptions.builder().set(AutoscalerOptions.STANDBY_CAPACITY, true).build();
+    IterationResult r = new Autoscaler(options, view, provider, new RecordingEventSink(), new RecordingStatusWriter(),
+        new AutoscalerState(options), SnapshotSimulation::new).runOnce(NOW);
+
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new AutoscalerMetrics(registry, 0).record(r, 1_000_000, Map.of(), provider.nodeGroups(), view.pods());
+
+    // six 1-CPU chunks on 4-CPU nodes: two standby nodes; the suspended one is not a node of the loop
+    assertThat(gauge(registry, AutoscalerMetrics.STANDBY_TARGET, "node_group", "general")).isEqualTo(2);
+    assertThat(gauge(registry, AutoscalerMetrics.STANDBY_NODES, "node_group", "general", "state", "suspended")).isEqualTo(1);
+    assertThat(gauge(registry, AutoscalerMetrics.STANDBY_NODES, "node_group", "general", "state", "preparing")).isEqualTo(0);
+    assertThat(gauge(registry, AutoscalerMetrics.NODES, "state", "unready")).isEqualTo(0);
+    assertThat(gauge(registry, AutoscalerMetrics.NODES, "state", "ready")).isEqualTo(1);
+  }
 }
