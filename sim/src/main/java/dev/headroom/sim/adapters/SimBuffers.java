@@ -204,6 +204,29 @@ public final class SimBuffers {
     }
   }
 
+  /**
+   * A write of the buffer's {@code /scale} subresource: {@code spec.replicas = replicas} (its {@code specReplicasPath}),
+   * a spec change, so the generation moves and the controller's next pass re-translates the buffer (its informer
+   * would deliver the update at once; the simulated controller takes it at its next sync).
+   */
+  public void scale(String namespace, String name, int replicas) {
+    CapacityBuffer stored = buffers.get(namespace + "/" + name);
+    if (stored == null) {
+      throw new IllegalArgumentException("no buffer " + namespace + "/" + name);
+    }
+    if (replicas < 0) {
+      throw new IllegalArgumentException("spec.replicas: must be greater than or equal to 0");
+    }
+    if (java.util.Objects.equals(stored.getSpec().getReplicas(), replicas)) {
+      return;
+    }
+    stored.getSpec().setReplicas(replicas);
+    stored.getMetadata().setGeneration(stored.getMetadata().getGeneration() + 1);
+    listed = null;
+    lastFingerprint = null;
+    cluster.changed();
+  }
+
   /** Writes conditions for the autoscaler (its status-writer port). */
   public void writeConditions(CapacityBuffer buffer, List<Condition> conditions) {
     CapacityBuffer stored = buffers.get(buffer.getMetadata().getNamespace() + "/" + buffer.getMetadata().getName());

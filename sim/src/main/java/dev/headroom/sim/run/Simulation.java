@@ -205,6 +205,16 @@ public final class Simulation {
       long sync = scenario.settings().bufferSyncInterval().toMillis();
       buffers.reconcile(clock.instant());
       every(sync, sync, end, Phase.BUFFER, () -> buffers.reconcile(clock.instant()));
+      // writes of a buffer's /scale subresource (a cron job, KEDA, kubectl scale), as the workload autoscaler writes
+      for (Scenario.BufferDef d : bufferDefs) {
+        for (Scenario.ScaleStep step : d.scale()) {
+          long at = step.at().toMillis();
+          if (at <= end) {
+            SimBuffers target = buffers;
+            events.at(at, Phase.WORKLOAD, () -> target.scale(d.namespace(), d.name(), step.replicas()));
+          }
+        }
+      }
     }
 
     AutoscalerOptions.Builder optionsBuilder = scenario.autoscalerOptions().toBuilder().set(AutoscalerOptions.RANDOM_SEED, seed);

@@ -263,9 +263,16 @@ public record Scenario(
    * (null for a buffer on a workload's {@code scalableRef}).
    */
   public record BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule,
-      Map<String, String> annotations, PodTemplate podTemplate) {
+      Map<String, String> annotations, PodTemplate podTemplate, List<ScaleStep> scale) {
     public BufferDef {
       annotations = Map.copyOf(annotations);
+      scale = scale == null ? List.of() : List.copyOf(scale);
+    }
+
+    /** A buffer without scale writes. */
+    public BufferDef(String name, String namespace, CapacityBufferSpec spec, String activeSchedule,
+        Map<String, String> annotations, PodTemplate podTemplate) {
+      this(name, namespace, spec, activeSchedule, annotations, podTemplate, List.of());
     }
 
     /** A buffer on a workload, with an optional schedule. */
@@ -278,6 +285,13 @@ public record Scenario(
       this(name, namespace, spec, null);
     }
   }
+
+  /**
+   * One write of a buffer's {@code /scale} subresource (docs/capacitybuffer-scale.md) at {@code at} from the start: what
+   * {@code kubectl scale capacitybuffer/NAME --replicas=N}, a cron job or KEDA does. It sets {@code spec.replicas}
+   * (the subresource's {@code specReplicasPath}); the buffer controller re-translates the buffer as after any spec edit.
+   */
+  public record ScaleStep(java.time.Duration at, int replicas) {}
 
   /**
    * A warm pool of stopped instances for one node group: shorthand for the standby-capacity strategy (the simulation

@@ -651,7 +651,8 @@ public final class ScenarioParser {
   private static Scenario.BufferDef buffer(YamlValue b, List<Scenario.Workload> workloads,
       List<Scenario.GangJob> gangJobs, List<NodeGroup> groups) {
     b.allowOnly(Set.of("name", "namespace", "workload", "gangJob", "replicas", "percentage", "limits",
-        "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey", "consumerSelector", "refillStrategy", "fillDeadline"));
+        "provisioningStrategy", "activeSchedule", "gang", "gangTopologyKey", "consumerSelector", "refillStrategy", "fillDeadline",
+        "scale"));
     if ((b.get("workload") == null) == (b.get("gangJob") == null)) {
       throw b.error("a buffer needs exactly one of workload (a Deployment's pods) or gangJob (a gang job's workers)");
     }
@@ -737,7 +738,33 @@ public final class ScenarioParser {
       annotations.put(PodGroups.GANG_TOPOLOGY_KEY_ANNOTATION, key);
     }
     consumption(b, annotations);
-    return new Scenario.BufferDef(name, namespace, spec, schedule, annotations, template);
+    return new Scenario.BufferDef(name, namespace, spec, schedule, annotations, template, scaleSteps(b.get("scale")));
+  }
+
+  /**
+   * {@code scale}: writes of the buffer's {@code /scale} subresource, {@code [{at: 8h, replicas: 14}, ...]}, at
+   * strictly increasing times; each sets {@code spec.replicas} as {@code kubectl scale} does.
+   */
+  private static List<Scenario.ScaleStep> scaleSteps(YamlValue v) {
+    if (v == null) {
+      return List.of();
+    }
+    List<Scenario.ScaleStep> steps = new ArrayList<>();
+    Duration last = null;
+    for (YamlValue s : v.list()) {
+      s.allowOnly(Set.of("at", "replicas"));
+      Duration at = s.required("at").duration();
+      if (last != null && at.compareTo(last) <= 0) {
+        throw s.get("at").error("scale writes must be in time order: " + GoDuration.format(at) + " is not after "
+            + GoDuration.format(last));
+      }
+      last = at;
+      steps.add(new Scenario.ScaleStep(at, s.required("replicas").intValue(0, 1_000_000)));
+    }
+    if (steps.isEmpty()) {
+      throw v.error("scale needs at least one {at, replicas} write");
+    }
+    return steps;
   }
 
   /**

@@ -41,5 +41,7 @@ class ExampleScenariosTest {
     assertThat(standby.nodeGroups().get(0).standby()).isNotNull();
     assertThat(((Scenario.Buffers) standby.strategies().get(2)).buffers().get(0).spec().getProvisioningStrategy())
         .isEqualTo("buffer.headroom.dev/standby-capacity");
+    Scenario scaled = ScenarioParser.parseFile(DIR.resolve("buffer-scale.yaml"));
+    assertThat(((Scenario.Buffers) scaled.strategies().get(2)).buffers().get(0).scale()).hasSize(8);
   }
 }

@@ -102,7 +102,20 @@ class ScenarioParserTest {
                 + " buffer.headroom.dev/standby-capacity)"),
         Arguments.of("standby buffer without a standby group", BASE.replace("{workload: web, percentage: 20}",
             "{workload: web, percentage: 20, provisioningStrategy: buffer.headroom.dev/standby-capacity}"), 34,
-            "needs a node group with spec.standby"));
+            "needs a node group with spec.standby"),
+        Arguments.of("scale writes out of order", BASE.replace("{workload: web, percentage: 20}",
+            "{workload: web, replicas: 2, scale: [{at: 20m, replicas: 6}, {at: 10m, replicas: 1}]}"), 34,
+            "scale writes must be in time order: 10m0s is not after 20m0s"),
+        Arguments.of("scale write of negative replicas", BASE.replace("{workload: web, percentage: 20}",
+            "{workload: web, replicas: 2, scale: [{at: 20m, replicas: -1}]}"), 34, "replicas"));
+  }
+
+  @Test
+  void aBuffersScaleWritesAreParsedInOrder() {
+    Scenario s = ScenarioParser.parse("x.yaml", BASE.replace("{workload: web, percentage: 20}",
+        "{workload: web, replicas: 2, scale: [{at: 10m, replicas: 6}, {at: 20m, replicas: 0}]}"), null);
+    assertThat(((Scenario.Buffers) s.strategies().get(1)).buffers().get(0).scale()).containsExactly(
+        new Scenario.ScaleStep(Duration.ofMinutes(10), 6), new Scenario.ScaleStep(Duration.ofMinutes(20), 0));
   }
 
   @ParameterizedTest(name = "{0}")
