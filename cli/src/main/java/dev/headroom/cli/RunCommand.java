@@ -110,6 +110,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = Flags.RESYNC_PERIOD, paramLabel = "DURATION", defaultValue = "5m", description = "resync period of the buffer informer, e.g. 5m, 30s (default: ${DEFAULT-VALUE})")
   String resyncPeriod;
 
+  @Option(names = Flags.CONCURRENT_RECONCILES, paramLabel = "N", defaultValue = "1",
+      description = "buffer-controller workers reconciling namespaces concurrently, one namespace per worker at a time (default: ${DEFAULT-VALUE})")
+  int concurrentReconciles;
+
   @CommandLine.Mixin AutoscalerFlags autoscalerFlags = new AutoscalerFlags();
 
   @Override
@@ -202,7 +206,8 @@ public final class RunCommand implements Callable<Integer> {
         : (System.getenv().getOrDefault("HOSTNAME", "headroom") + "_" + UUID.randomUUID().toString().substring(0, 8));
     return new ControllerOptions(namespaces, controllerEnabled, dryRunEnabled, leaderElect,
         new Leadership.LeaseId(ns, leaseName, id), Leadership.Timing.DEFAULT, httpPort,
-        parseDuration(Flags.RESYNC_PERIOD, resyncPeriod), new BufferSettings(countPods, autoscalerFlags.standbyCapacity()), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
+        parseDuration(Flags.RESYNC_PERIOD, resyncPeriod), new BufferSettings(countPods, autoscalerFlags.standbyCapacity()), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL,
+        concurrentReconciles);
   }
 
   private static String podNamespace() {

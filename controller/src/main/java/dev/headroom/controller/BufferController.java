@@ -95,7 +95,7 @@ public final class BufferController {
       public void reconciled(String key, ReconcileResult result, long nanos) {
         metrics.reconciled(result.label(), Duration.ofNanos(nanos));
       }
-    }, ticker);
+    }, ticker, options.concurrentReconciles());
     // after an outage (dropped watches, refused connections, a missing permission restored) every namespace with
     // buffers is reconciled again, whatever the informers' re-list delivered
     health.onRecovered(() -> {

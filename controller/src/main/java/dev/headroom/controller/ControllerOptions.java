@@ -20,6 +20,8 @@ import java.util.List;
  * @param resyncPeriod buffer informer resync (5 minutes)
  * @param settings core's buffer settings
  * @param dryRunCacheTtl how long a dry-run result is reused for an identical template
+ * @param concurrentReconciles {@code --concurrent-reconciles}: buffer-controller workers, each reconciling one namespace
+ *     at a time (controller-runtime's {@code MaxConcurrentReconciles}; default 1)
  */
 public record ControllerOptions(
     List<String> namespaces,
@@ -31,7 +33,8 @@ public record ControllerOptions(
     int httpPort,
     Duration resyncPeriod,
     BufferSettings settings,
-    Duration dryRunCacheTtl) {
+    Duration dryRunCacheTtl,
+    int concurrentReconciles) {
 
   /** Default resync of the buffer informer (spec §6.2). */
   public static final Duration DEFAULT_RESYNC = Duration.ofMinutes(5);
@@ -42,6 +45,17 @@ public record ControllerOptions(
 
   public ControllerOptions {
     namespaces = List.copyOf(namespaces);
+    if (concurrentReconciles < 1) {
+      throw new IllegalArgumentException(Flags.CONCURRENT_RECONCILES + ": must be at least 1, got " + concurrentReconciles);
+    }
+  }
+
+  /** Options with one buffer-controller worker. */
+  public ControllerOptions(List<String> namespaces, boolean controllerEnabled, boolean dryRunEnabled, boolean leaderElect,
+      Leadership.LeaseId lease, Leadership.Timing timing, int httpPort, Duration resyncPeriod, BufferSettings settings,
+      Duration dryRunCacheTtl) {
+    this(namespaces, controllerEnabled, dryRunEnabled, leaderElect, lease, timing, httpPort, resyncPeriod, settings,
+        dryRunCacheTtl, 1);
   }
 
   /** The manager's part of these options, with {@code metrics} saying how {@code /metrics} is served. */

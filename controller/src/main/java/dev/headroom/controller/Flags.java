@@ -24,6 +24,7 @@ public final class Flags {
   public static final String LOG_FORMAT = "--log-format";
   public static final String LOG_LEVEL = "--log-level";
   public static final String RESYNC_PERIOD = "--resync-period";
+  public static final String CONCURRENT_RECONCILES = "--concurrent-reconciles";
 
   private Flags() {}
 }

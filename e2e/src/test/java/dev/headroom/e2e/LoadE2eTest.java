@@ -52,6 +52,8 @@ import org.junit.jupiter.api.Test;
  */
 class LoadE2eTest {
   static final int BUFFERS = Integer.parseInt(System.getenv().getOrDefault("HEADROOM_LOAD_BUFFERS", "200"));
+  /** Buffer-controller workers ({@code --concurrent-reconciles}), {@code HEADROOM_LOAD_CONCURRENT_RECONCILES} (default 1). */
+  static final int WORKERS = Integer.parseInt(System.getenv().getOrDefault("HEADROOM_LOAD_CONCURRENT_RECONCILES", "1"));
   static final int NAMESPACES = Math.max(1, BUFFERS / 10);
   static final int NODES = Math.max(1, BUFFERS / 20);
   static final int POD_REPLICAS = 10;
@@ -150,7 +152,8 @@ class LoadE2eTest {
     long startNanos = System.nanoTime();
     headroom = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), List.of("-Xmx1536m", "-XX:+ExitOnOutOfMemoryError"),
         List.of("--leader-elect=false", "--resync-period=" + RESYNC.toSeconds() + "s", "--cloud-provider=kwok", "--node-groups=" + groups,
-            "--scan-interval=10s", "--max-node-provision-time=2m"));
+            "--scan-interval=10s", "--max-node-provision-time=2m", "--concurrent-reconciles=" + WORKERS));
+    Measurements.record("load: buffer-controller workers (--concurrent-reconciles)", WORKERS);
     await("every buffer's status written").atMost(Duration.ofMinutes(20)).pollInterval(Duration.ofMillis(500))
         .until(() -> readyBuffers() == BUFFERS);
     double allStatuses = (System.nanoTime() - startNanos) / 1e9;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.controller.testing.RunningController;
+import dev.headroom.controller.ControllerOptions;
 import dev.headroom.controller.testing.ApiServer;
 import dev.headroom.controller.testing.Fixtures;
 import dev.headroom.controller.kube.BufferEvents;
@@ -71,6 +72,34 @@ class BufferControllerE2eTest {
     d.getStatus().setReplicas(50);
     admin.resource(d).update();
     await().ignoreExceptions().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(buffer("web-headroom").getStatus().getReplicas()).isEqualTo(10));
+  }
+
+  @Test
+  void fourWorkersGiveTheBuffersOfManyNamespacesTheirStatuses() {
+    List<String> namespaces = new java.util.ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      String ns = "pool-" + i;
+      namespaces.add(ns);
+      admin.resource(Fixtures.deployment(ns, "web", 10 + i, "500m")).create();
+      admin.resource(Fixtures.percentageBuffer(ns, "web-headroom", "apps", "Deployment", "web", 20)).create();
+      admin.resource(Fixtures.podTemplate(ns, "worker", "1")).create();
+      admin.resource(Fixtures.templateBuffer(ns, "spare", "worker", 1 + i % 4, null)).create();
+    }
+    ControllerOptions base = Fixtures.options("controller-pool", false, Duration.ofMinutes(5), false);
+    ControllerOptions four = new ControllerOptions(base.namespaces(), true, false, false, base.lease(), base.timing(), 0,
+        base.resyncPeriod(), base.settings(), base.dryRunCacheTtl(), 4);
+    controller = Fixtures.start(api, "controller-pool", four);
+    await().ignoreExceptions().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      for (int i = 0; i < namespaces.size(); i++) {
+        String ns = namespaces.get(i);
+        CapacityBuffer web = admin.resources(CapacityBuffer.class).inNamespace(ns).withName("web-headroom").get();
+        CapacityBuffer spare = admin.resources(CapacityBuffer.class).inNamespace(ns).withName("spare").get();
+        // 20 % of 10 + i replicas, rounded up; the template buffer's own replicas
+        assertThat(web.getStatus().getReplicas()).as(ns).isEqualTo((int) Math.ceil((10 + i) * 0.2));
+        assertThat(spare.getStatus().getReplicas()).as(ns).isEqualTo(1 + i % 4);
+        assertThat(condition(web, "ReadyForProvisioning")).get().extracting(Condition::getStatus).isEqualTo("True");
+      }
+    });
   }
 
   private PodTemplate managed(String buffer) {

@@ -136,4 +136,43 @@ class ControllerLoopTest {
     assertThat(loop.inFlight()).isNull();
     loop.stop(Duration.ofSeconds(10));
   }
+
+  @Test
+  void severalWorkersReconcileDifferentKeysAtOnceAndOneKeyNeverTwiceAtOnce() throws Exception {
+    WorkQueue<String> real = new WorkQueue<>(Ticker.SYSTEM, RateLimiter.defaultControllerRateLimiter(Ticker.SYSTEM));
+    CountDownLatch bothIn = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger concurrentA = new AtomicInteger();
+    AtomicInteger maxConcurrentA = new AtomicInteger();
+    List<String> threads = new CopyOnWriteArrayList<>();
+    ControllerLoop<String> loop = new ControllerLoop<>("pool", real, key -> {
+      threads.add(Thread.currentThread().getName());
+      if (key.equals("a")) {
+        maxConcurrentA.accumulateAndGet(concurrentA.incrementAndGet(), Math::max);
+      }
+      bothIn.countDown();
+      release.await(10, TimeUnit.SECONDS);
+      if (key.equals("a")) {
+        concurrentA.decrementAndGet();
+      }
+      return ReconcileResult.done();
+    }, new ControllerLoop.Listener<>() {}, Ticker.SYSTEM, 3);
+    assertThat(loop.workers()).isEqualTo(3);
+    loop.start();
+    real.add("a");
+    real.add("b");
+    // "a" and "b" are in their reconciles at the same time: two workers
+    assertThat(bothIn.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(loop.inFlight()).isIn("a", "b");
+    // "a" added again while it is reconciled waits for its first reconcile to finish (the queue's key exclusion)
+    real.add("a");
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> threads.size() == 3 && real.depth() == 0 && loop.inFlight() == null);
+    assertThat(maxConcurrentA).hasValue(1);
+    assertThat(threads).allSatisfy(t -> assertThat(t).matches("pool-[123]"));
+    loop.stop(Duration.ofSeconds(10));
+    assertThat(loop.isRunning()).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ControllerLoop<>("x", real, key -> ReconcileResult.done(),
+        new ControllerLoop.Listener<>() {}, Ticker.SYSTEM, 0)).hasMessageContaining("at least 1");
+  }
 }
