@@ -177,6 +177,21 @@ public final class ClusterCaches implements AutoCloseable {
     };
   }
 
+  /** Consumer selectors parsed once per text (pod events are the hot path); emptied when it holds 1,024 texts. */
+  private final Map<String, SelectorExpression> consumerSelectors = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private SelectorExpression consumerSelector(String text) {
+    SelectorExpression parsed = consumerSelectors.get(text);
+    if (parsed == null) {
+      parsed = SelectorExpression.parse(text);
+      if (consumerSelectors.size() >= 1024) {
+        consumerSelectors.clear();
+      }
+      consumerSelectors.put(text, parsed);
+    }
+    return parsed;
+  }
+
   /** Enqueues the pod's namespace when one of its buffers has a consumer selector that {@code p} (or {@code before}) matches. */
   private void enqueueConsumed(Pod p, Pod before) {
     String ns = p.getMetadata().getNamespace();
@@ -187,7 +202,7 @@ public final class ClusterCaches implements AutoCloseable {
         continue;
       }
       try {
-        SelectorExpression parsed = SelectorExpression.parse(selector);
+        SelectorExpression parsed = consumerSelector(selector);
         if (parsed.matches(labels(p)) || (before != null && parsed.matches(labels(before)))) {
           enqueue.accept(ns);
           return;
