@@ -175,6 +175,62 @@ public final class HeadroomProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /**
+   * The heap in use after {@code gcs} full collections ({@code jcmd GC.run}, then the {@code used NNNK} of
+   * {@code GC.heap_info}), in KiB; -1 when jcmd gave nothing to read.
+   */
+  public long heapAfterFullGcKb(Path dir, int gcs) {
+    String pid = Long.toString(pid());
+    for (int i = 0; i < gcs; i++) {
+      Scripts.run(dir, java.util.Map.of(), java.time.Duration.ofMinutes(2), "jcmd", pid, "GC.run");
+    }
+    return heapUsedKb(Scripts.run(dir, java.util.Map.of(), java.time.Duration.ofMinutes(1), "jcmd", pid, "GC.heap_info"));
+  }
+
+  /** {@code used NNNK} of the heap in {@code jcmd GC.heap_info}'s first line, in KiB; -1 when absent. */
+  static long heapUsedKb(String heapInfo) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heapInfo);
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
+  }
+
+  /** A number field of {@code /proc/PID/status} ({@code Threads}, {@code VmRSS} and {@code VmHWM} in KiB), -1 when absent. */
+  public long procStatus(String field) throws java.io.IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid() + "/status"))) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    return -1;
+  }
+
+  /** The process's open sockets ({@code /proc/PID/fd} entries linking to {@code socket:}). */
+  public long openSockets() throws java.io.IOException {
+    long sockets = 0;
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/" + pid() + "/fd"))) {
+      for (Path fd : fds.toList()) {
+        try {
+          if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+            sockets++;
+          }
+        } catch (java.io.IOException e) {
+          // closed meanwhile
+        }
+      }
+    }
+    return sockets;
+  }
+
+  /** Thread names ({@code jcmd Thread.print}), digits replaced by {@code #}, counted. */
+  public java.util.Map<String, Integer> threadNames(Path dir) {
+    java.util.Map<String, Integer> out = new java.util.TreeMap<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\"([^\"]*)\"")
+        .matcher(Scripts.run(dir, java.util.Map.of(), java.time.Duration.ofMinutes(1), "jcmd", Long.toString(pid()), "Thread.print"));
+    while (m.find()) {
+      out.merge(m.group(1).replaceAll("[0-9]+", "#"), 1, Integer::sum);
+    }
+    return out;
+  }
+
   /** SIGKILL: the process ends at once, without releasing its Lease or finishing a write; waits until it is gone. */
   public void kill() {
     process.destroyForcibly();

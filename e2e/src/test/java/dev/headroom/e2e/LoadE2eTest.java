@@ -167,12 +167,9 @@ class LoadE2eTest {
     await().pollDelay(RESYNC.multipliedBy(3)).atMost(RESYNC.multipliedBy(3).plusSeconds(5)).until(() -> true);
     Instant quietTo = Instant.now();
     String metrics = headroom.metrics();
-    long pid = headroom.pid();
-    String heap = Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(2), "jcmd", Long.toString(pid), "GC.run")
-        .isEmpty() ? "" : Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(1), "jcmd", Long.toString(pid), "GC.heap_info");
-    long heapUsedKb = heapUsedKb(heap);
-    long rssKb = status(pid, "VmRSS");
-    long hwmKb = status(pid, "VmHWM");
+    long heapUsedKb = headroom.heapAfterFullGcKb(bed.root(), 1);
+    long rssKb = headroom.procStatus("VmRSS");
+    long hwmKb = headroom.procStatus("VmHWM");
 
     // Re-size: a tenth of the Deployments (at most 100) scaled from 10 to 12; their percentage buffers go from 2 to 3.
     int scaled = Math.min(100, NAMESPACES);
@@ -318,21 +315,6 @@ class LoadE2eTest {
       return Double.NaN;
     }
     return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
-  }
-
-  /** {@code used NNNK} of the heap in {@code jcmd GC.heap_info}'s first line. */
-  static long heapUsedKb(String heapInfo) {
-    Matcher m = Pattern.compile("used (\\d+)K").matcher(heapInfo);
-    return m.find() ? Long.parseLong(m.group(1)) : -1;
-  }
-
-  private static long status(long pid, String field) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-      if (line.startsWith(field + ":")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return -1;
   }
 
   /**

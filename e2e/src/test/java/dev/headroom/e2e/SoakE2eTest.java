@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +22,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -265,44 +262,15 @@ class SoakE2eTest {
 
   /** Heap after a full GC (KiB), threads, open sockets of a process. */
   private long[] resources(HeadroomProcess p) throws Exception {
-    String pid = Long.toString(p.pid());
-    Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(1), "jcmd", pid, "GC.run");
-    Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(1), "jcmd", pid, "GC.run");
-    Matcher m = Pattern.compile("used (\\d+)K").matcher(Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(1), "jcmd", pid, "GC.heap_info"));
-    long heap = m.find() ? Long.parseLong(m.group(1)) : -1;
-    long threads = -1;
-    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-      if (line.startsWith("Threads:")) {
-        threads = Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    long sockets = 0;
-    try (Stream<Path> fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
-      for (Path fd : fds.toList()) {
-        try {
-          if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
-            sockets++;
-          }
-        } catch (java.io.IOException e) {
-          // closed meanwhile
-        }
-      }
-    }
-    return new long[] {heap, threads, sockets};
+    return new long[] {p.heapAfterFullGcKb(bed.root(), 2), p.procStatus("Threads"), p.openSockets()};
   }
 
   private static int elastic(Map<String, Integer> threads) {
     return threads.getOrDefault("-#-pool-#-thread-#", 0);
   }
 
-  /** Thread names of a process ({@code jcmd Thread.print}), digits replaced by {@code #}, counted. */
   private Map<String, Integer> threadNames(HeadroomProcess p) {
-    Map<String, Integer> out = new TreeMap<>();
-    Matcher m = Pattern.compile("(?m)^\"([^\"]*)\"").matcher(Scripts.run(bed.root(), Map.of(), Duration.ofMinutes(1), "jcmd", Long.toString(p.pid()), "Thread.print"));
-    while (m.find()) {
-      out.merge(m.group(1).replaceAll("[0-9]+", "#"), 1, Integer::sum);
-    }
-    return out;
+    return p.threadNames(bed.root());
   }
 
   private static void pause(long millis) {
