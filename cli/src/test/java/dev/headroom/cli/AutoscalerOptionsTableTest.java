@@ -55,6 +55,7 @@ class AutoscalerOptionsTableTest {
    */
   static final Map<String, String> RUN_ONLY = Map.ofEntries(
       Map.entry("--kubeconfig", "plan reads files, not a cluster"),
+      Map.entry("--concurrent-reconciles", "the buffer controller's workers in a cluster; plan runs one translation"),
       Map.entry("--namespace", "the files are the whole cluster"),
       Map.entry("--capacity-buffer-controller-enabled", "the buffer controller writes to a cluster; plan translates buffers as explain does"),
       Map.entry("--capacity-buffer-pod-dry-run-enabled", "a server dry-run create needs an API server"),
