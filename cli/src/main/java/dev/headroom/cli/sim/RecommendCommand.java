@@ -1,5 +1,7 @@
 package dev.headroom.cli.sim;
 
+import dev.headroom.core.buffer.BufferConditions;
+import dev.headroom.core.buffer.BufferConsumption;
 import dev.headroom.cli.OutputSerialization;
 import dev.headroom.core.nodegroup.GoDuration;
 import dev.headroom.sim.recommend.BufferSizeSearch;
@@ -86,6 +88,21 @@ public final class RecommendCommand implements Callable<Integer> {
           + " apart; needs a scenario longer than 5 days) (default: ${DEFAULT-VALUE}).")
   String calendar;
 
+  @Option(names = "--provisioning-strategy", paramLabel = "STRATEGY",
+      description = "Strategy of the searched buffers: buffer.x-k8s.io/active-capacity (default) or"
+          + " buffer.headroom.dev/standby-capacity (kept on suspended nodes of the scenario's groups with spec.standby;"
+          + " docs/standby-capacity.md).")
+  String provisioningStrategy;
+
+  @Option(names = "--consumer-selector", paramLabel = "SELECTOR",
+      description = "Search buffers that the matching pods consume (headroom.dev/consumer-selector): dedicated ones, or"
+          + " one-shot with --refill-strategy none (docs/buffer-consumption.md).")
+  String consumerSelector;
+
+  @Option(names = "--refill-strategy", paramLabel = "recreate|none",
+      description = "With --consumer-selector: recreate (default, a dedicated buffer) or none (a one-shot buffer).")
+  String refillStrategy;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = SimulateCommand.FORMAT_TEXT,
       description = "Output format: text, json or yaml (the recommended CapacityBuffers) (default: ${DEFAULT-VALUE}).")
   String format;
@@ -111,6 +128,34 @@ public final class RecommendCommand implements Callable<Integer> {
     }
     if (days != HourlySchedule.Calendar.DAILY && !byHour) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--calendar needs --by-hour");
+    }
+    if (provisioningStrategy != null && !List.of(BufferConditions.STRATEGY_ACTIVE_CAPACITY,
+        BufferConditions.STRATEGY_STANDBY_CAPACITY).contains(provisioningStrategy)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--provisioning-strategy: unknown strategy \""
+          + provisioningStrategy + "\" (use " + BufferConditions.STRATEGY_ACTIVE_CAPACITY + " or "
+          + BufferConditions.STRATEGY_STANDBY_CAPACITY + ")");
+    }
+    if (BufferConditions.STRATEGY_STANDBY_CAPACITY.equals(provisioningStrategy) && byHour) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--by-hour proposes active buffers with a schedule:"
+          + " it does not take --provisioning-strategy " + provisioningStrategy);
+    }
+    java.util.Map<String, String> annotations = new java.util.TreeMap<>();
+    if (consumerSelector != null) {
+      annotations.put(BufferConsumption.ANNOTATION_CONSUMER_SELECTOR, consumerSelector);
+    }
+    if (refillStrategy != null) {
+      annotations.put(BufferConsumption.ANNOTATION_REFILL_STRATEGY, refillStrategy);
+    }
+    if ((consumerSelector != null || refillStrategy != null) && byHour) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--by-hour proposes plain buffers with a schedule:"
+          + " it does not take --consumer-selector or --refill-strategy");
+    }
+    dev.headroom.api.v1beta1.CapacityBuffer probe = new dev.headroom.api.v1beta1.CapacityBuffer();
+    probe.getMetadata().setAnnotations(annotations);
+    try {
+      BufferConsumption.settings(probe);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "invalid consumption settings: " + e.getMessage());
     }
     if (seeds < 1 || (threads != null && threads < 1)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--seeds and --threads must be at least 1");
@@ -148,7 +193,7 @@ public final class RecommendCommand implements Callable<Integer> {
     try {
       r = BufferSizeSearch.search(scenario, ScenarioRunner.seeds(seed == null ? scenario.seed() : seed, seeds), target,
           pct, reps, workloads == null ? List.of() : workloads,
-          threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar);
+          threads == null ? Runtime.getRuntime().availableProcessors() : threads, bar, provisioningStrategy, annotations);
     } catch (IllegalArgumentException e) {
       stderr.println("headroom recommend: " + e.getMessage());
       return 1;

@@ -129,6 +129,49 @@ class SimulateCommandTest {
     assertThat(run(SimulateCommand.NAME, tiny(), "-o", "xml").code()).isEqualTo(1);
   }
 
+  /** {@code examples/scenarios/standby.yaml}: the search over standby buffers, printed with their strategy. */
+  @Test
+  void recommendSearchesStandbyBuffersOnTheScenariosStandbyGroup() throws Exception {
+    String standby = java.nio.file.Path.of("..", "examples", "scenarios", "standby.yaml").toString();
+    String strategy = "buffer.headroom.dev/standby-capacity";
+    Run r = run(RecommendCommand.NAME, standby, "--slo-p99", "40s", "--replicas", "7,14", "--seeds", "2",
+        "--provisioning-strategy", strategy, "-o", "yaml");
+    assertThat(r.code()).as(r.err()).isZero();
+    // a standby buffer waits for a loop and the 20 s resume: 14 standby chunks meet a 40 s p99, 7 do not
+    assertThat(r.out()).startsWith("# headroom recommend: buffer-14 ");
+    dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(r.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
+    assertThat(cb.getSpec().getProvisioningStrategy()).isEqualTo(strategy);
+    assertThat(cb.getSpec().getReplicas()).isEqualTo(14);
+
+    Run bad = run(RecommendCommand.NAME, standby, "--slo-p99", "40s", "--provisioning-strategy", "buffer.x-k8s.io/cold");
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).contains("--provisioning-strategy: unknown strategy \"buffer.x-k8s.io/cold\"");
+    Run noGroup = run(RecommendCommand.NAME, tiny(), "--slo-p99", "40s", "--replicas", "1", "--provisioning-strategy", strategy);
+    assertThat(noGroup.code()).isEqualTo(1);
+    assertThat(noGroup.err()).startsWith("headroom recommend: buffers of the " + strategy + " strategy need a node group with spec.standby");
+  }
+
+  /** {@code examples/scenarios/web-dedicated.yaml}: the search over buffers dedicated to web (its pods consume them). */
+  @Test
+  void recommendSearchesDedicatedBuffersAndPrintsTheirConsumerSelector() throws Exception {
+    String dedicated = java.nio.file.Path.of("..", "examples", "scenarios", "web-dedicated.yaml").toString();
+    Run r = run(RecommendCommand.NAME, dedicated, "--slo-p99", "5s", "--replicas", "30,46", "--seeds", "1",
+        "--consumer-selector", "app=web", "-o", "json");
+    assertThat(r.code()).as(r.err()).isZero();
+    // the spike's 46 replicas need a dedicated buffer of 46: 30 leave the peak waiting for nodes
+    JsonNode n = JsonMapper.builder().build().readTree(r.out());
+    assertThat(n.get("recommended").asText()).isEqualTo("buffer-46");
+    Run yaml = run(RecommendCommand.NAME, dedicated, "--slo-p99", "5s", "--replicas", "46", "--seeds", "1",
+        "--consumer-selector", "app=web", "-o", "yaml");
+    dev.headroom.api.v1beta1.CapacityBuffer cb = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(yaml.out(), dev.headroom.api.v1beta1.CapacityBuffer.class);
+    assertThat(cb.getMetadata().getAnnotations()).containsEntry("headroom.dev/consumer-selector", "app=web");
+    Run bad = run(RecommendCommand.NAME, dedicated, "--slo-p99", "5s", "--consumer-selector", "app=web", "--refill-strategy", "once");
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).contains("invalid consumption settings: headroom.dev/refill-strategy \"once\": must be recreate or none");
+  }
+
   @Test
   void recommendFindsTheCheapestBufferMeetingTheSlo() throws Exception {
     Run r = run(RecommendCommand.NAME, tiny(), "--slo-p99", "60s", "--percentages", "0,100", "--seeds", "3", "-o", "json");

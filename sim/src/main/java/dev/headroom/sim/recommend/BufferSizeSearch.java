@@ -3,6 +3,7 @@ package dev.headroom.sim.recommend;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.api.v1beta1.CapacityBufferSpec;
 import dev.headroom.api.v1beta1.ScalableRef;
+import dev.headroom.core.buffer.BufferConditions;
 import dev.headroom.sim.run.PooledResult;
 import dev.headroom.sim.run.ScenarioRunner;
 import dev.headroom.sim.run.StrategyResult;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.DoubleConsumer;
@@ -53,7 +55,12 @@ public final class BufferSizeSearch {
    * buffers that express it.
    */
   public record Result(String scenario, List<Long> seeds, double sloP99Seconds, String currency,
-      List<Scenario.Workload> targets, List<Point> curve, Optional<Point> recommended) {
+      List<Scenario.Workload> targets, List<Point> curve, Optional<Point> recommended, String provisioningStrategy,
+      Map<String, String> annotations) {
+    public Result {
+      annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
     /** Names of the buffered workloads. */
     public List<String> workloads() {
       return targets.stream().map(Scenario.Workload::name).toList();
@@ -71,6 +78,22 @@ public final class BufferSizeSearch {
    */
   public static Result search(Scenario scenario, List<Long> seeds, Duration sloP99, List<Integer> percentages,
       List<Integer> replicas, List<String> workloads, int threads, DoubleConsumer progress) {
+    return search(scenario, seeds, sloP99, percentages, replicas, workloads, threads, progress, null, Map.of());
+  }
+
+  /**
+   * As above, with the searched buffers of {@code provisioningStrategy} (null: the CRD's default, active capacity;
+   * {@code buffer.headroom.dev/standby-capacity}: kept on the scenario's standby node groups, docs/standby-capacity.md)
+   * and carrying {@code annotations} (the consumption annotations of a dedicated or one-shot buffer,
+   * docs/buffer-consumption.md).
+   */
+  public static Result search(Scenario scenario, List<Long> seeds, Duration sloP99, List<Integer> percentages,
+      List<Integer> replicas, List<String> workloads, int threads, DoubleConsumer progress, String provisioningStrategy,
+      Map<String, String> annotations) {
+    if (BufferConditions.STRATEGY_STANDBY_CAPACITY.equals(provisioningStrategy)
+        && scenario.nodeGroups().stream().noneMatch(g -> g.standby() != null)) {
+      throw new IllegalArgumentException("buffers of the " + provisioningStrategy + " strategy need a node group with spec.standby");
+    }
     List<Scenario.Workload> targets = new ArrayList<>();
     for (Scenario.Workload w : scenario.workloads()) {
       boolean autoscaled = !(w.autoscaling() instanceof Scenario.Fixed);
@@ -90,10 +113,10 @@ public final class BufferSizeSearch {
     TreeMap<String, Point> evaluated = new TreeMap<>();
     List<Scenario.Strategy> grid = new ArrayList<>();
     for (int p : percentages) {
-      grid.add(strategy(targets, p, null));
+      grid.add(strategy(targets, p, null, provisioningStrategy, annotations));
     }
     for (int r : replicas) {
-      grid.add(strategy(targets, null, r));
+      grid.add(strategy(targets, null, r, provisioningStrategy, annotations));
     }
     List<Point> points = new ArrayList<>(evaluate(scenario, seeds, grid, slo, threads, progress));
     // refine percentages: bisect between the largest failing grid point below the cheapest passing one
@@ -106,7 +129,7 @@ public final class BufferSizeSearch {
       int lo = pct.stream().filter(x -> x.percentage() < best && !x.meetsSlo()).mapToInt(Point::percentage).max().orElse(best);
       while (hi - lo > 1) {
         int mid = (lo + hi) / 2;
-        Point m = evaluate(scenario, seeds, List.of(strategy(targets, mid, null)), slo, threads, null).get(0);
+        Point m = evaluate(scenario, seeds, List.of(strategy(targets, mid, null, provisioningStrategy, annotations)), slo, threads, null).get(0);
         points.add(m);
         if (m.meetsSlo()) {
           hi = mid;
@@ -124,7 +147,7 @@ public final class BufferSizeSearch {
     // cheapest first; equal costs (sizes that round to the same replica count) go to the smaller size
     Optional<Point> best = curve.stream().filter(Point::meetsSlo)
         .min(Comparator.comparingDouble(Point::cost).thenComparing(Comparator.comparingInt(curve::indexOf)));
-    return new Result(scenario.name(), seeds, slo, scenario.currency(), targets, curve, best);
+    return new Result(scenario.name(), seeds, slo, scenario.currency(), targets, curve, best, provisioningStrategy, annotations);
   }
 
   static List<Point> evaluate(Scenario scenario, List<Long> seeds, List<Scenario.Strategy> strategies,
@@ -160,12 +183,13 @@ public final class BufferSizeSearch {
       b.setApiVersion(CapacityBuffer.API_VERSION);
       b.setKind(CapacityBuffer.KIND);
       b.setMetadata(new ObjectMetaBuilder().withName(w.name() + "-buffer").withNamespace(w.namespace()).build());
-      b.getMetadata().setAnnotations(null);
+      b.getMetadata().setAnnotations(result.annotations().isEmpty() ? null : new java.util.TreeMap<>(result.annotations()));
       CapacityBufferSpec spec = new CapacityBufferSpec();
       spec.setScalableRef(new ScalableRef("apps", "Deployment", w.name()));
       spec.setPercentage(point.percentage() != null && point.percentage() == 0 && point.replicas() == null ? null
           : point.percentage());
       spec.setReplicas(point.replicas());
+      spec.setProvisioningStrategy(result.provisioningStrategy());
       if (spec.getPercentage() == null && spec.getReplicas() == null) {
         spec.setReplicas(0);
       }
@@ -176,6 +200,11 @@ public final class BufferSizeSearch {
   }
 
   static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas) {
+    return strategy(targets, percentage, replicas, null, Map.of());
+  }
+
+  static Scenario.Strategy strategy(List<Scenario.Workload> targets, Integer percentage, Integer replicas, String provisioningStrategy,
+      Map<String, String> annotations) {
     if ((percentage != null && percentage == 0 && replicas == null) || (replicas != null && replicas == 0 && percentage == null)) {
       return new Scenario.NoBuffer(percentage != null ? "buffer-0pct" : "buffer-0");
     }
@@ -185,7 +214,8 @@ public final class BufferSizeSearch {
       spec.setScalableRef(new ScalableRef("apps", "Deployment", w.name()));
       spec.setPercentage(percentage);
       spec.setReplicas(replicas);
-      defs.add(new Scenario.BufferDef(w.name() + "-buffer", w.namespace(), spec));
+      spec.setProvisioningStrategy(provisioningStrategy);
+      defs.add(new Scenario.BufferDef(w.name() + "-buffer", w.namespace(), spec, null, annotations, null));
     }
     String name = defs.size() == 1 ? ScenarioParser.bufferStrategyName(defs)
         : (percentage != null ? "buffer-" + percentage + "pct" : "buffer-" + replicas);
