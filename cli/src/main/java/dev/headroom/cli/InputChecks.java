@@ -54,120 +54,35 @@ final class InputChecks {
    * @return the objects, or empty when some file could not be read or some object would be refused
    */
   static Optional<List<InputDocument>> load(List<Path> files, YamlInputLoader loader, PrintWriter err) {
-    return load(files, loader, err, Set.of()).map(Loaded::documents);
-  }
-
-  /** What {@link #load(List, YamlInputLoader, PrintWriter, Set)} read: the objects, and those converted ahead. */
-  record Loaded(List<InputDocument> documents, Planner.Converter converter) {}
-
-  /**
-   * {@link #load(List, YamlInputLoader, PrintWriter)}, with the checks (and the conversion of the objects of the
-   * {@code ahead} classes, e.g. Pod) done on a second thread while the files are still being read: the reader hands
-   * over each object as soon as it is read, and the checker takes them in input order, so the problems are the same
-   * lines in the same order as checking after reading. The conversions come back as a {@link Planner.Converter}
-   * that answers {@link InputDocument#as} from what it converted, and converts the rest itself.
-   */
-  static Optional<Loaded> load(List<Path> files, YamlInputLoader loader, PrintWriter err, Set<Class<?>> ahead) {
     List<InputDocument> documents = new ArrayList<>();
     boolean failed = false;
-    AheadChecks worker = new AheadChecks(loader, ahead);
-    Thread thread = new Thread(worker, "headroom-input-checks");
-    thread.setDaemon(true);
-    thread.start();
-    try {
-      for (Path f : files) {
-        try {
-          loader.read(f, doc -> {
-            documents.add(doc);
-            worker.queue.add(doc);
-          });
-        } catch (InputException e) {
-          err.println(e.getMessage());
-          failed = true;
-        }
+    for (Path f : files) {
+      try {
+        documents.addAll(loader.load(f));
+      } catch (InputException e) {
+        err.println(e.getMessage());
+        failed = true;
       }
-    } finally {
-      worker.queue.add(AheadChecks.END);
-    }
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while checking the input", e);
-    }
-    if (worker.crash != null) {
-      throw worker.crash;
     }
     if (!failed) {
-      worker.problems.forEach(err::println);
-      failed = !worker.problems.isEmpty();
+      List<String> problems = check(documents, loader);
+      problems.forEach(err::println);
+      failed = !problems.isEmpty();
     }
     err.flush();
-    return failed ? Optional.empty() : Optional.of(new Loaded(documents, worker.converted));
-  }
-
-  /** The checker thread of {@link #load(List, YamlInputLoader, PrintWriter, Set)}. */
-  private static final class AheadChecks implements Runnable {
-    static final InputDocument END = new InputDocument(new Position("", 0), Map.of());
-    final java.util.concurrent.BlockingQueue<InputDocument> queue = new java.util.concurrent.LinkedBlockingQueue<>();
-    final List<String> problems = new ArrayList<>();
-    final Planner.AheadConverter converted = new Planner.AheadConverter();
-    final Checker checker;
-    final Set<Class<?>> ahead;
-    volatile RuntimeException crash;
-
-    AheadChecks(YamlInputLoader loader, Set<Class<?>> ahead) {
-      this.checker = new Checker(loader);
-      this.ahead = ahead;
-    }
-
-    @Override
-    public void run() {
-      try {
-        for (InputDocument doc = queue.take(); doc != END; doc = queue.take()) {
-          try {
-            checker.check(doc, problems);
-            Class<? extends HasMetadata> type = typeOf(doc);
-            if (type != null && ahead.contains(type)) {
-              converted.convert(doc, type);
-            }
-          } catch (RuntimeException e) {
-            if (crash == null) {
-              crash = e; // reported once reading is over; the rest is still taken, so that the reader never waits
-            }
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return failed ? Optional.empty() : Optional.of(documents);
   }
 
   /** The problems of already-loaded objects, in input order. */
   static List<String> check(List<InputDocument> documents, YamlInputLoader loader) {
     List<String> out = new ArrayList<>();
-    Checker checker = new Checker(loader);
+    Map<String, Position> seen = new HashMap<>();
     for (InputDocument doc : documents) {
-      checker.check(doc, out);
-    }
-    return out;
-  }
-
-  /** Checks objects one at a time, in input order (it remembers the names seen, for duplicates). */
-  private static final class Checker {
-    private final YamlInputLoader loader;
-    private final Map<String, Position> seen = new HashMap<>();
-
-    Checker(YamlInputLoader loader) {
-      this.loader = loader;
-    }
-
-    void check(InputDocument doc, List<String> out) {
       Class<? extends HasMetadata> type = typeOf(doc);
       boolean buffer = doc.kind().equals(CapacityBufferVersion.KIND) && CapacityBufferVersion.fromApiVersion(doc.apiVersion()).isPresent();
       boolean read = type != null || buffer || NodeGroupDocument.isNodeGroup(doc.raw());
       if (!read) {
-        return; // the command reports the kind as ignored
+        continue; // the command reports the kind as ignored
       }
       String label = doc.kind() + " " + (doc.name().isEmpty() ? "(unnamed)" : doc.name());
       Map<String, Object> raw = doc.raw();
@@ -195,12 +110,12 @@ final class InputChecks {
         out.add(at(doc, loader, p.path()) + ": " + label + ": " + p.message());
       }
       if (!problems.isEmpty()) {
-        return;
+        continue;
       }
       String name = doc.name();
       if (name.isEmpty()) {
         out.add(at(doc, loader, "metadata") + ": " + doc.kind() + ": metadata.name is required");
-        return;
+        continue;
       }
       boolean labelOnly = doc.kind().equals("Namespace") || NodeGroupDocument.isNodeGroup(raw);
       if (labelOnly ? !isLabel(name) : !isSubdomain(name)) {
@@ -208,14 +123,14 @@ final class InputChecks {
             + (labelOnly ? "a DNS-1123 label" : "a lowercase RFC 1123 subdomain")
             + " must consist of lower case alphanumeric characters, '-'" + (labelOnly ? "" : " or '.'")
             + ", must start and end with an alphanumeric character and be at most " + (labelOnly ? 63 : 253) + " characters");
-        return;
+        continue;
       }
       String namespace = CLUSTER_SCOPED.contains(doc.kind()) ? "" : doc.namespace().isEmpty() ? "default" : doc.namespace();
       if (!namespace.isEmpty() && !isLabel(namespace)) {
         out.add(at(doc, loader, "metadata.namespace") + ": " + label + ": invalid namespace \"" + namespace
             + "\": a DNS-1123 label must consist of lower case alphanumeric characters or '-', start and end with an "
             + "alphanumeric character and be at most 63 characters");
-        return;
+        continue;
       }
       String key = group(doc.apiVersion()) + "/" + doc.kind() + "/" + namespace + "/" + name;
       Position first = seen.putIfAbsent(key, doc.position());
@@ -224,6 +139,7 @@ final class InputChecks {
             + name + " is defined twice (first at " + first + ")");
       }
     }
+    return out;
   }
 
   /** The fabric8 class of a built-in kind that explain or plan reads, or null. */

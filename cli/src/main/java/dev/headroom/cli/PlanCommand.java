@@ -79,13 +79,11 @@ public final class PlanCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), AutoscalerFlags.flag(AutoscalerOptions.EXPANDER) + ": " + e.getMessage());
     }
     YamlInputLoader loader = new YamlInputLoader();
-    // the nodes and pods are converted while the files are read, on the thread that checks them
-    Optional<InputChecks.Loaded> loaded = InputChecks.load(files, loader, err,
-        java.util.Set.of(io.fabric8.kubernetes.api.model.Pod.class, io.fabric8.kubernetes.api.model.Node.class));
+    Optional<List<InputDocument>> loaded = InputChecks.load(files, loader, err);
     if (loaded.isEmpty()) {
       return 1;
     }
-    List<InputDocument> documents = loaded.get().documents();
+    List<InputDocument> documents = loaded.get();
     AutoscalerOptions options;
     try {
       options = AutoscalerFlags.apply(spec, AutoscalerFlags.PLAN, AutoscalerOptions.builder())
@@ -95,7 +93,7 @@ public final class PlanCommand implements Callable<Integer> {
     }
     Planner.Result result;
     try {
-      result = new Planner(loader, loaded.get().converter()).plan(documents, options, wholePlan(options), at);
+      result = new Planner(loader).plan(documents, options, wholePlan(options), at);
     } catch (RuntimeException e) {
       err.println("headroom plan: the input could not be planned: " + e.getMessage());
       err.flush();

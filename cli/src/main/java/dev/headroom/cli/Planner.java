@@ -49,61 +49,10 @@ public final class Planner {
   static final String SYNTHETIC_UID_PREFIX = "plan-";
 
   private final YamlInputLoader loader;
-  private final Converter converter;
-
-  /**
-   * How the planner turns a document into a fabric8 object: {@link InputDocument#as}, or the same answer made
-   * ahead of time ({@link AheadConverter}).
-   */
-  public interface Converter {
-    /** The plain path: converts on each call. */
-    Converter PLAIN = InputDocument::as;
-
-    <T> T as(InputDocument doc, Class<T> type) throws InputException;
-  }
-
-  /**
-   * Converts documents ahead of the planner (on the thread that checks the input while it is read, see {@link
-   * InputChecks}) and answers the planner's {@link Converter#as} from what it made: the object, or the same
-   * {@link InputException}; each object once (the planner asks once per document). A document it did not convert
-   * takes the plain path. Filled by one thread and read after that thread ended.
-   */
-  static final class AheadConverter implements Converter {
-    private final Map<InputDocument, Object> made = new java.util.IdentityHashMap<>();
-
-    void convert(InputDocument doc, Class<?> type) {
-      Object result;
-      try {
-        result = doc.as(type);
-      } catch (InputException e) {
-        result = e;
-      }
-      made.put(doc, new Made(type, result));
-    }
-
-    private record Made(Class<?> type, Object result) {}
-
-    @Override
-    public <T> T as(InputDocument doc, Class<T> type) throws InputException {
-      if (made.remove(doc) instanceof Made m && m.type() == type) {
-        if (m.result() instanceof InputException e) {
-          throw new InputException(e.position(), e.detail());
-        }
-        return type.cast(m.result());
-      }
-      return doc.as(type);
-    }
-  }
 
   /** A planner over documents read by {@code loader} (used to point errors at the offending field's line). */
   public Planner(YamlInputLoader loader) {
-    this(loader, Converter.PLAIN);
-  }
-
-  /** A planner that converts documents with {@code converter}. */
-  public Planner(YamlInputLoader loader, Converter converter) {
     this.loader = loader;
-    this.converter = converter;
   }
 
   /** Reads the documents and runs one iteration; {@code run} is null when the input has errors. */
@@ -145,7 +94,7 @@ public final class Planner {
             throw new InputException(at(doc, "metadata.name"), NodeGroupDocument.KIND + " " + g.id() + " is defined twice");
           }
         } else if (doc.is("v1", "Node")) {
-          Node n = converter.as(doc, Node.class);
+          Node n = doc.as(Node.class);
           if (n.getMetadata() == null || n.getMetadata().getName() == null || n.getMetadata().getName().isEmpty()) {
             throw new InputException(doc.position(), "Node without metadata.name");
           }
@@ -161,15 +110,15 @@ public final class Planner {
         } else if (podGroupSource(doc).isPresent()) {
           view.podGroup(podGroup(doc, podGroupSource(doc).get()));
         } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
-          view.podDisruptionBudget(namespaced(converter.as(doc, PodDisruptionBudget.class)));
+          view.podDisruptionBudget(namespaced(doc.as(PodDisruptionBudget.class)));
         } else if (Explainer.reads(doc)) {
           // a pod or template that does not convert is reported here, once, and not given to explain, which would
           // convert it again and say the same
           if (doc.is("v1", "Pod")) {
-            view.pod(namespaced(converter.as(doc, Pod.class)));
+            view.pod(namespaced(doc.as(Pod.class)));
             podsRead.add(doc);
           } else if (doc.is("v1", "PodTemplate")) {
-            view.podTemplate(namespaced(converter.as(doc, PodTemplate.class)));
+            view.podTemplate(namespaced(doc.as(PodTemplate.class)));
           } else if (doc.kind().equals(CapacityBufferVersion.KIND)) {
             anyBuffer = true;
             if (doc.raw().get("status") instanceof Map<?, ?>) {
