@@ -112,7 +112,8 @@ public final class Planner {
         } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
           view.podDisruptionBudget(namespaced(doc.as(PodDisruptionBudget.class)));
         } else if (Explainer.reads(doc)) {
-          forExplain.add(doc);
+          // a pod or template that does not convert is reported here, once, and not given to explain, which would
+          // convert it again and say the same
           if (doc.is("v1", "Pod")) {
             view.pod(namespaced(doc.as(Pod.class)));
             podsRead.add(doc);
@@ -124,6 +125,7 @@ public final class Planner {
               statusBuffers.put(namespaceOf(doc) + "/" + doc.name(), doc);
             }
           }
+          forExplain.add(doc);
         } else {
           diagnostics.add(doc.position() + ": ignoring " + doc.kind() + " " + doc.apiVersion() + " "
               + (doc.name().isEmpty() ? "" : doc.name() + " ") + "(plan reads " + READS + ")");
@@ -134,9 +136,9 @@ public final class Planner {
       }
     }
 
-    // Buffers: translated as explain shows them, or used with their own status. Without any buffer, the pods that
-    // read well change nothing explain reports (it reports buffers and the templates they write), so they are left
-    // out of it rather than converted and copied a second time; those that failed are given to it as before.
+    // Buffers: translated as explain shows them, or used with their own status. Without any buffer, the pods
+    // change nothing explain reports (it reports buffers and the templates they write), so they are left out of it
+    // rather than converted and copied a second time.
     if (!anyBuffer && !podsRead.isEmpty()) {
       forExplain.removeIf(podsRead::contains);
     }

@@ -328,4 +328,57 @@ class PlanCommandTest {
     assertThat(list(bypassed, "scaleUp")).singleElement().satisfies(d -> assertThat(d.get("realPods")).isEqualTo(1));
     assertThat(map(bypassed, "pendingPods")).containsEntry("total", 1).containsEntry("gated", 1).containsEntry("notYetTried", 0);
   }
+  private static String probedPod(String port) {
+    return String.join("\n",
+        "apiVersion: v1",
+        "kind: Pod",
+        "metadata: {name: web-1, namespace: default}",
+        "spec:",
+        "  containers:",
+        "  - name: web",
+        "    image: nginx:1.27",
+        "    livenessProbe:",
+        "      httpGet:",
+        "        path: /healthz",
+        "        port: " + port,
+        "    resources: {requests: {cpu: 500m}}",
+        "");
+  }
+
+  /** kubectl prints an int-or-string (a probe's port) as a number: plan and explain read it. */
+  @Test
+  void anIntOrStringGivenAsANumberIsRead() throws IOException {
+    Path f = tmp.resolve("probe.yaml");
+    Files.writeString(f, probedPod("8080"));
+    Run plan = run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z");
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    assertThat(plan.err()).isEmpty();
+    var explain = ExplainCommandTest.run("explain", "-f", f.toString());
+    assertThat(explain.exit()).as(explain.err()).isZero();
+    assertThat(explain.err()).isEmpty();
+  }
+
+  /** An int-or-string beyond int32 is refused once, at its own line, as the API server refuses it. */
+  @Test
+  void anIntOrStringOutOfRangeIsReportedOnceAtItsLine() throws IOException {
+    Path f = tmp.resolve("probe.yaml");
+    Files.writeString(f, probedPod("99999999999"));
+    Run r = run("plan", "-f", f.toString(), "--now", "2026-03-02T08:00:00Z");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err().trim()).isEqualTo(f + ":11: Pod web-1: integer out of range: 99999999999");
+  }
+
+  /** A pod that the checks let through but that does not convert is reported once, not by plan and again by explain. */
+  @Test
+  void aConversionErrorIsReportedOnce() throws Exception {
+    dev.headroom.cli.input.YamlInputLoader loader = new dev.headroom.cli.input.YamlInputLoader();
+    for (String buffer : List.of("", "---\napiVersion: autoscaling.x-k8s.io/v1beta1\nkind: CapacityBuffer\n"
+        + "metadata: {name: b, namespace: default}\nspec: {podTemplateRef: {name: t}, replicas: 1}\n")) {
+      List<dev.headroom.cli.input.InputDocument> docs = loader.parse("in.yaml", new java.io.StringReader(probedPod("99999999999") + buffer));
+      Planner.Result r = new Planner(loader).plan(docs, dev.headroom.core.autoscaler.AutoscalerOptions.builder().build(),
+          java.time.Instant.parse("2026-03-02T08:00:00Z"));
+      assertThat(r.failed()).isTrue();
+      assertThat(r.diagnostics()).as(buffer).containsExactly("in.yaml:1: invalid Pod: expected an integer or a string");
+    }
+  }
 }

@@ -77,7 +77,10 @@ public final class StrictFields {
       return;
     }
     if (c == IntOrString.class) {
-      if (!(raw instanceof Long) && !(raw instanceof String)) {
+      // an int32 or a string, as the API server has it (kubectl prints a port or maxSurge as a number)
+      if (raw instanceof Long l && (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) || raw instanceof BigInteger) {
+        out.add(new Problem(path, "integer out of range: " + raw));
+      } else if (!(raw instanceof Long) && !(raw instanceof String)) {
         out.add(new Problem(path, "expected an integer or a string, not " + describe(raw)));
       }
       return;
