@@ -54,6 +54,7 @@ public final class ClusterCaches implements AutoCloseable {
   private final CustomKindWatches customKinds;
   private final ExecutorService watchSync;
   private final AtomicBoolean watchSyncPending = new AtomicBoolean();
+  private final List<Consumer<PodTemplate>> templateDeletions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /**
    * @param namespaces the namespaces to watch (empty: all)
@@ -144,6 +145,8 @@ public final class ClusterCaches implements AutoCloseable {
 
       @Override
       public void onDelete(PodTemplate t, boolean unknownFinalState) {
+        // before the enqueue: the reconcile it starts must not find the deleted template in a writer's overlay
+        templateDeletions.forEach(l -> l.accept(t));
         if (referenced(t) || EnqueueRules.ownedByBuffer(t)) {
           enqueue.accept(t.getMetadata().getNamespace());
         }
@@ -308,6 +311,11 @@ public final class ClusterCaches implements AutoCloseable {
 
   public List<CapacityBuffer> buffers(String namespace) {
     return buffers.list(namespace);
+  }
+
+  /** Tells {@code listener} of every PodTemplate deletion the informers see, before the namespace is enqueued. */
+  public void onTemplateDeleted(Consumer<PodTemplate> listener) {
+    templateDeletions.add(listener);
   }
 
   public PodTemplate podTemplate(String namespace, String name) {

@@ -94,6 +94,9 @@ public final class CompileCache {
     if (loop % SWEEP_EVERY_LOOPS == 0) {
       sweep();
     }
+    // across loops this cache (by pod identity) serves; the compiler's spec memo serves one loop's pods that share
+    // a spec, and kept longer it would hold the specs of pods deleted since
+    compiler.forgetSpecs();
     current = new Session(compiler);
     return current;
   }

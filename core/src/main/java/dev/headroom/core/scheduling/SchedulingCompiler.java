@@ -75,7 +75,10 @@ public final class SchedulingCompiler {
    * pods a generator or informer built from one template) and have equal namespace, labels and flags are
    * compiled once; only their identity (name, UID, controller) differs. The core never mutates specs.
    * Each memo holds at most {@link #SPEC_MEMO_LIMIT} specs and starts over when full: a spec per pod (informer
-   * objects, the simulator's pods) never hits, and an unbounded memo would keep every pod ever compiled alive.
+   * objects, the simulator's pods) never hits. A memo entry holds the compiled shape without its identity, so it
+   * keeps no pod alive, only the spec it is keyed by; a long-lived caller ends the memo's scope with
+   * {@link #forgetSpecs()} (the autoscaler's compile cache does at every loop: a cluster's informer objects would
+   * otherwise keep up to {@value #SPEC_MEMO_LIMIT} specs of pods long deleted, the soak's heap growth of issue #28).
    */
   private final Map<PodSpec, CompiledPod> shapesBySpecInstance = new java.util.IdentityHashMap<>();
   /** As {@link #shapesBySpecInstance}, for pods compiled without their {@code spec.nodeName}. */
@@ -83,9 +86,28 @@ public final class SchedulingCompiler {
   /** Most specs a spec-instance memo holds before it starts over. */
   static final int SPEC_MEMO_LIMIT = 4096;
 
-  /** Specs the attached and the detached memo hold (tests). */
-  int specMemoSize() {
+  /** The identity a memo entry carries: none, so the memo keeps no pod alive. */
+  private static final CompiledPod.Identity NO_IDENTITY = new CompiledPod.Identity(null, "", "", null, false);
+
+  /**
+   * Empties the spec-instance memos: pods compiled from now on share a compiled shape only with pods compiled after
+   * this call. Everything else the compiler holds (resource IDs, interned labels, equivalence classes) stays, so
+   * classes and vectors compiled before and after remain comparable.
+   */
+  public void forgetSpecs() {
+    shapesBySpecInstance.clear();
+    detachedShapesBySpecInstance.clear();
+  }
+
+  /** Specs the attached and the detached memo hold (diagnostics, tests). */
+  public int specMemoSize() {
     return Math.max(shapesBySpecInstance.size(), detachedShapesBySpecInstance.size());
+  }
+
+  /** True when a memo entry refers to a pod (tests: none should). */
+  boolean specMemoHoldsPods() {
+    return java.util.stream.Stream.concat(shapesBySpecInstance.values().stream(), detachedShapesBySpecInstance.values().stream())
+        .anyMatch(c -> c.pod() != null);
   }
 
   /**
@@ -256,7 +278,7 @@ public final class SchedulingCompiler {
       if (shapes.size() >= SPEC_MEMO_LIMIT) {
         shapes.clear();
       }
-      shapes.put(spec, compiled);
+      shapes.put(spec, compiled.withIdentity(NO_IDENTITY));
     }
     return compiled;
   }

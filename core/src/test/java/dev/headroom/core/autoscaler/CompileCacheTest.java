@@ -34,6 +34,22 @@ class CompileCacheTest {
   }
 
   @Test
+  void theCompilersSpecMemoLastsOneLoop() {
+    // issue #28's soak: informer objects come with a spec each, so a memo kept across loops filled with the specs of
+    // pods deleted long ago; across loops the cache by pod identity serves instead
+    CompileCache cache = new CompileCache();
+    CompileCache.Session first = cache.begin();
+    for (int i = 0; i < 50; i++) {
+      Pod p = Fixtures.pod("p" + i, "1", "1Gi", null);
+      first.pod(CompileCache.Kind.AS_IS, p, first.compiler()::compile);
+    }
+    assertThat(first.compiler().specMemoSize()).isEqualTo(50);
+    CompileCache.Session second = cache.begin();
+    assertThat(second.compiler()).isSameAs(first.compiler());
+    assertThat(second.compiler().specMemoSize()).isZero();
+  }
+
+  @Test
   void recompilesAPodWhoseNodeNameChangedInPlace() {
     CompileCache cache = new CompileCache();
     Node n1 = Fixtures.node("n1", "g", "4", "8Gi", true, Fixtures.T0);

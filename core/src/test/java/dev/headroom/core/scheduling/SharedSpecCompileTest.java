@@ -88,6 +88,32 @@ class SharedSpecCompileTest {
     assertThat(third.uid()).isEqualTo("s2");
   }
 
+  @Test
+  void theMemoKeepsNoPodAliveAndForgetsItsSpecsWhenTold() {
+    Pod template = new PodBuilder().withNewMetadata().withName("t").withNamespace("ns").withLabels(Map.of("app", "x")).endMetadata()
+        .withNewSpec().addNewContainer().withName("c").withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+        .endResources().endContainer().endSpec().build();
+    SchedulingCompiler c = new SchedulingCompiler();
+    PodSpec shared = template.getSpec();
+    CompiledPod first = c.compile(withIdentity(template, shared, "a", "a", Map.of("app", "x"), Map.of()));
+    CompiledPod detached = c.compileDetached(withIdentity(template, shared, "b", "b", Map.of("app", "x"), Map.of()));
+    assertThat(c.specMemoSize()).isEqualTo(1);
+    // the memo holds shapes: the pods compiled (deleted from the cluster since, say) are not reachable through it
+    assertThat(c.specMemoHoldsPods()).isFalse();
+    assertThat(first.pod().getMetadata().getName()).isEqualTo("a");
+    assertThat(detached.pod().getMetadata().getName()).isEqualTo("b");
+    CompiledPod hit = c.compile(withIdentity(template, shared, "c", "c", Map.of("app", "x"), Map.of()));
+    assertThat(hit.pod().getMetadata().getName()).isEqualTo("c");
+    assertThat(hit.uid()).isEqualTo("c");
+    c.forgetSpecs();
+    assertThat(c.specMemoSize()).isZero();
+    // compiled afresh after forgetting, into the same class and the same vectors
+    CompiledPod after = c.compile(withIdentity(template, shared, "d", "d", Map.of("app", "x"), Map.of()));
+    assertThat(after.classId()).isEqualTo(first.classId());
+    assertThat(after.requestVector()).isEqualTo(first.requestVector());
+    assertThat(after.pod().getMetadata().getName()).isEqualTo("d");
+  }
+
   private static Pod withIdentity(Pod template, PodSpec spec, String name, String uid, Map<String, String> labels, Map<String, String> annotations) {
     Pod p = new PodBuilder().withNewMetadata().withName(name).withUid(uid).withNamespace(template.getMetadata().getNamespace())
         .withLabels(labels).withAnnotations(annotations).endMetadata().build();
