@@ -205,14 +205,22 @@ public final class Provisioner {
 
   /** Runs the pass over {@code pods} (any order; the pass sorts a copy). */
   public Result run(List<CompiledPod> pods) {
-    List<CompiledPod> queue = new ArrayList<>(pods);
     Map<Integer, Boolean> ownByClass = new HashMap<>();
     java.util.function.Predicate<CompiledPod> own =
         order == Order.OWN_NODES_FIRST ? p -> ownByClass.computeIfAbsent(p.classId(), c -> needsOwnNode(p)) : p -> false;
-    queue.sort(Comparator.comparing(CompiledPod::isVirtual)
-        .thenComparing(p -> !own.test(p))
-        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed())
-        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
+    // real before virtual, then (own nodes first) the pods that need a node alone, each bucket by CPU and memory
+    // descending, stable: the order of one stable sort by the four keys, without a look-up per comparison
+    List<List<CompiledPod>> buckets = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (CompiledPod p : pods) {
+      buckets.get((p.isVirtual() ? 2 : 0) + (own.test(p) ? 0 : 1)).add(p);
+    }
+    Comparator<CompiledPod> descending = Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed()
+        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed());
+    List<CompiledPod> queue = new ArrayList<>(pods.size());
+    for (List<CompiledPod> b : buckets) {
+      b.sort(descending);
+      queue.addAll(b);
+    }
     topologyKeys = topologyKeys(queue);
     if (order == Order.OWN_NODES_FIRST) {
       long cpu = 0;
