@@ -105,10 +105,10 @@ final class OnePassScaleUp implements ScaleUpPlanner {
   /**
    * Own nodes first (the pass's {@code Provisioner.Order.OWN_NODES_FIRST}) exactly where every option of the plan is
    * executed, salvo scale-up (and so {@code plan} beyond the estimate budget): the pods that need a node of their own
-   * are placed first, each on the smallest template that takes it and an even share of the requests, and the other pods fill those nodes' slack, which
-   * lowers the capacity provisioned per requested CPU (docs/performance.md, issue #25). With one option executed per
-   * loop the pass keeps its default order: there the slack of the executed group's nodes would be filled by pods whose
-   * own group is not executed in this loop, and the pass alone decides worse than the per-group path in more cases
+   * are placed first, each on the smallest template that takes it and an even share of the pass's requests, and the
+   * other pods fill those nodes' slack, which lowers the capacity provisioned per requested CPU (docs/performance.md,
+   * issue #25). With one option executed per loop the pass keeps its default order: the executed option is one group's
+   * nodes, and the pass alone decided worse than the per-group path in more cases there with own nodes first
    * ({@code ScaleUpPlannerDifferentialTest}).
    */
   static boolean ownNodesFirst(AutoscalerOptions options) {

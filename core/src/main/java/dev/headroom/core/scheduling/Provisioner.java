@@ -293,12 +293,11 @@ public final class Provisioner {
     List<NewNode> nodes = new ArrayList<>(placed.size());
     for (int k = 0; k < placed.size(); k++) {
       BitSet byRank = candidates.get(k);
-      int[] idx = new int[byRank.cardinality()];
-      int j = 0;
+      BitSet byIndex = new BitSet(templates.size());
       for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
-        idx[j++] = bySize[r];
+        byIndex.set(bySize[r]);
       }
-      Arrays.sort(idx);
+      int[] idx = byIndex.stream().toArray();
       nodes.add(new NewNode(List.copyOf(placed.get(k)), idx, representatives.get(k)));
     }
     return new Result(nodes, List.copyOf(unplaced));
