@@ -140,6 +140,8 @@ public final class Provisioner {
   private long shareMemory;
   private final Map<NodeLevel, Integer> shapeCounts = new HashMap<>();
   private final Map<NodeLevel, Integer> preferred = new HashMap<>();
+  /** Per domain id, the templates (by rank) of that id; built on first use. */
+  private final Map<Integer, BitSet> domainMasks = new HashMap<>();
   /** Per template, an id of its values of the topology keys in use (equal ids, equal domains). */
   private int[] domainId = new int[0];
 
@@ -242,6 +244,7 @@ public final class Provisioner {
       shapeCounts.merge(nodeLevel(p), 1, Integer::sum);
     }
     domainId = new int[templates.size()];
+    domainMasks.clear();
     Map<List<String>, Integer> ids = new HashMap<>();
     for (int t = 0; t < templates.size(); t++) {
       domainId[t] = ids.computeIfAbsent(domains(t), k -> ids.size());
@@ -297,7 +300,11 @@ public final class Provisioner {
       for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
         byIndex.set(bySize[r]);
       }
-      int[] idx = byIndex.stream().toArray();
+      int[] idx = new int[byIndex.cardinality()];
+      int j = 0;
+      for (int t = byIndex.nextSetBit(0); t >= 0; t = byIndex.nextSetBit(t + 1)) {
+        idx[j++] = t;
+      }
       nodes.add(new NewNode(List.copyOf(placed.get(k)), idx, representatives.get(k)));
     }
     return new Result(nodes, List.copyOf(unplaced));
@@ -449,12 +456,15 @@ public final class Provisioner {
     if (topologyKeys.isEmpty()) {
       return;
     }
-    int want = domainId[rep];
-    for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
-      if (domainId[bySize[r]] != want) {
-        byRank.clear(r);
+    byRank.and(domainMasks.computeIfAbsent(domainId[rep], d -> {
+      BitSet mask = new BitSet(templates.size());
+      for (int r = 0; r < bySize.length; r++) {
+        if (domainId[bySize[r]] == d) {
+          mask.set(r);
+        }
       }
-    }
+      return mask;
+    }));
   }
 
   /**
