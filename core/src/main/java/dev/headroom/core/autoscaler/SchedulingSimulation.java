@@ -193,9 +193,17 @@ public interface SchedulingSimulation {
    * One provisioning pass ({@code dev.headroom.core.scheduling.Provisioner}): places {@code pods} onto open new
    * nodes, each carrying the templates still compatible with every pod on it; templates with {@code open[i]} false
    * never open a node; a node opens with the template {@code preference} names for the opening pod's shape when the
-   * pod fits it. At most {@code maxNodes} nodes; the snapshot is unchanged afterwards.
+   * pod fits it. At most {@code maxNodes} nodes; the snapshot is unchanged afterwards. With {@code ownNodesFirst}
+   * the pods that need a node of their own go first, each on the smallest template that takes it and an even share
+   * of the pass's requests ({@code Provisioner.Order.OWN_NODES_FIRST}); otherwise the pass's default order.
    */
-  List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference);
+  List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference,
+      boolean ownNodesFirst);
+
+  /** {@link #provision(List, List, boolean[], int, Preference, boolean)} in the pass's default order. */
+  default List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference) {
+    return provision(pods, templates, open, maxNodes, preference, false);
+  }
 
   /**
    * Which template a new node should open with for pods like {@code exemplar}: {@code count} such pods are pending,

@@ -608,7 +608,8 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
-  public List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference) {
+  public List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference,
+      boolean ownNodesFirst) {
     List<CompiledPod> compiledPods = new ArrayList<>(pods.size());
     for (Pod p : pods) {
       compiledPods.add(compiled(p));
@@ -619,7 +620,9 @@ public final class SnapshotSimulation implements SchedulingSimulation {
     }
     dev.headroom.core.scheduling.Provisioner.Result r =
         new dev.headroom.core.scheduling.Provisioner(snapshot, compiledTemplates, open, maxNodes,
-            (exemplar, count, ts, perNode) -> preference.prefer(exemplar.pod(), count, ts, perNode)).run(compiledPods);
+            (exemplar, count, ts, perNode) -> preference.prefer(exemplar.pod(), count, ts, perNode),
+            ownNodesFirst ? dev.headroom.core.scheduling.Provisioner.Order.OWN_NODES_FIRST
+                : dev.headroom.core.scheduling.Provisioner.Order.DESCENDING).run(compiledPods);
     List<NewNode> out = new ArrayList<>(r.nodes().size());
     for (dev.headroom.core.scheduling.Provisioner.NewNode n : r.nodes()) {
       List<Pod> on = new ArrayList<>(n.pods().size());

@@ -427,7 +427,8 @@ public final class ClusterSnapshot {
     BitSet removed = store.removed();
     int found =
         memos != null
-            ? memos.firstFit(pod, from, start, to, store.nodeCount(), removed, acceptable, i -> firstFailure(pod, i, null))
+            ? memos.firstFit(pod, from, start, to, store.nodeCount(), removed, acceptable, i -> firstFailure(pod, i, null),
+                spreadDomain(pod))
             : plainFirstFit(pod, from, start, to, removed, acceptable);
     if (found < 0) {
       return -1;
@@ -438,6 +439,29 @@ public final class ClusterSnapshot {
     addPodAt(pod, found);
     store.setLastMatchIndex(found);
     return found;
+  }
+
+  /**
+   * For a pod whose spread constraints are all on one topology key other than the hostname: node index → its domain of
+   * that key (-1 without the label), so a placement skips the nodes of a domain that failed PodTopologySpread
+   * ({@link PlacementMemos#firstFit}); null otherwise (no spread, several keys, or hostname, where every node is a
+   * domain of its own).
+   */
+  private java.util.function.IntUnaryOperator spreadDomain(CompiledPod pod) {
+    PodTopologySpread.State st = classState(pod).spread;
+    if (st == null || st.spreadDefs.length == 0) {
+      return null;
+    }
+    int key = st.spreadDefs[0].keyId;
+    for (TopologyCounters.CounterDef def : st.spreadDefs) {
+      if (def.keyId != key) {
+        return null;
+      }
+    }
+    if (CompiledNode.HOSTNAME_LABEL.equals(topology.keyName(key))) {
+      return null;
+    }
+    return i -> topology.domain(key, i);
   }
 
   /** The plain path: the first node in {@code [start, to)}, then {@code [from, start)}, passing every filter and accepted. */

@@ -170,15 +170,52 @@ final class PlacementMemos {
    */
   int firstFit(
       CompiledPod pod, int from, int start, int to, int nodeCount, BitSet removed, IntPredicate acceptable, NodeCheck check) {
+    return firstFit(pod, from, start, to, nodeCount, removed, acceptable, check, null);
+  }
+
+  /**
+   * As above; with {@code spreadDomain} (the pod's spread constraints all on one topology key: node index → its domain
+   * of that key, -1 without the label), a node whose domain already failed PodTopologySpread in this placement is
+   * skipped without a check. Exact: for a node in the snapshot the spread verdict depends on the node's domain and the
+   * counters only, and the snapshot does not change during one placement, so such a node fails too, whatever filter
+   * fails first on it. (Not a memo: spread failures are VOLATILE, so nothing is kept beyond the placement.)
+   */
+  int firstFit(CompiledPod pod, int from, int start, int to, int nodeCount, BitSet removed, IntPredicate acceptable,
+      NodeCheck check, java.util.function.IntUnaryOperator spreadDomain) {
     Memo memo = memoForWrite(boxes.of(pod.classId()), pod, nodeCount);
-    int found = scan(pod, memo, start, to, removed, acceptable, check);
+    SpreadSkip skip = spreadDomain == null ? null : new SpreadSkip(spreadDomain);
+    int found = scan(pod, memo, start, to, removed, acceptable, check, skip);
     if (found < 0 && start > from) {
-      found = scan(pod, memo, from, start, removed, acceptable, check);
+      found = scan(pod, memo, from, start, removed, acceptable, check, skip);
     }
     return found;
   }
 
-  private int scan(CompiledPod pod, Memo memo, int from, int to, BitSet removed, IntPredicate acceptable, NodeCheck check) {
+  /** The domains of one spread key that failed PodTopologySpread during one placement. */
+  private static final class SpreadSkip {
+    final java.util.function.IntUnaryOperator domainOf;
+    final BitSet failed = new BitSet();
+    boolean missingFailed;
+
+    SpreadSkip(java.util.function.IntUnaryOperator domainOf) {
+      this.domainOf = domainOf;
+    }
+
+    boolean skips(int d) {
+      return d >= 0 ? failed.get(d) : missingFailed;
+    }
+
+    void fail(int d) {
+      if (d >= 0) {
+        failed.set(d);
+      } else {
+        missingFailed = true;
+      }
+    }
+  }
+
+  private int scan(CompiledPod pod, Memo memo, int from, int to, BitSet removed, IntPredicate acceptable, NodeCheck check,
+      SpreadSkip skip) {
     BitSet shapeFailed = memoForWrite(boxes.of(-1 - classShapes[pod.classId()]), null, 0).failed;
     for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
       if (removed != null && removed.get(i)) {
@@ -189,9 +226,16 @@ final class PlacementMemos {
         memo.failed.set(i);
         continue;
       }
+      int domain = skip == null ? 0 : skip.domainOf.applyAsInt(i);
+      if (skip != null && skip.skips(domain)) {
+        continue;
+      }
       // filters first: most nodes a scan visits fail them, and a failure is remembered for the class
       // whatever the caller accepts; the first node that passes and is accepted is the same either way
       Reason r = check.failure(i);
+      if (skip != null && (r == Reason.TOPOLOGY_SPREAD || r == Reason.TOPOLOGY_SPREAD_MISSING_LABEL)) {
+        skip.fail(domain);
+      }
       if (r == null) {
         if (acceptable == null || acceptable.test(i)) {
           return i;

@@ -47,6 +47,17 @@ import java.util.Set;
  * type labels ({@link #OFFERING_KEYS}) share the label part of that verdict unless the pod's node affinity reads
  * one of those keys.
  *
+ * <p>Own nodes first ({@link Order#OWN_NODES_FIRST}, chosen by the caller where every node the pass opens is
+ * launched, salvo scale-up): the pods that need a node of their own ({@link #needsOwnNode}: a required pod
+ * anti-affinity term on {@code kubernetes.io/hostname} that selects the pod itself) go first, among the real (or the
+ * virtual) pods, and a node one of them opens takes the smallest compatible template (allocatable CPU, then memory,
+ * ascending; the lowest catalogue index among equal sizes) on which it passes every predicate and which holds an even
+ * share of the pass's requests (their sum over the number of such pods), not the preferred or the largest one. The other pods then fill the slack of those nodes before they open nodes of their own: with
+ * the default order they open nodes on large templates first, and each pod that needs a node alone comes last and
+ * opens a node that holds nothing else (the waste in {@code docs/performance.md}, issue #25). Where only one option
+ * of the pass is executed per loop the default order stays: it decides no worse than the per-group path in fewer
+ * cases there ({@code ScaleUpPlannerDifferentialTest}).
+ *
  * <p>The pass runs in a fork of the snapshot and reverts it.
  */
 public final class Provisioner {
@@ -73,6 +84,18 @@ public final class Provisioner {
 
     /** No preference: the largest compatible template. */
     Preference LARGEST = (p, c, t, n) -> -1;
+  }
+
+  /** The order in which the pass places its pods. */
+  public enum Order {
+    /** Real before virtual, then CPU and memory descending (stable). */
+    DESCENDING,
+    /**
+     * Real before virtual; within each, the pods that need a node of their own ({@link #needsOwnNode}) first, each
+     * opening a node on the smallest template that takes it and an even share of the pass's requests; then CPU and
+     * memory descending (stable).
+     */
+    OWN_NODES_FIRST
   }
 
   /**
@@ -106,8 +129,19 @@ public final class Provisioner {
   private final Map<LabelKey, BitSet> labelsOk = new HashMap<>();
   private Set<String> topologyKeys = Set.of();
   private final Preference preference;
+  private final Order order;
+  /** Template indexes, smallest first (allocatable CPU, memory, then catalogue order, ascending). */
+  private final int[] smallestFirst;
+  /**
+   * With {@link Order#OWN_NODES_FIRST}: the pass's CPU and memory requests over the number of pods that need a node
+   * of their own, the even share of every pod's requests over the nodes that must exist anyway.
+   */
+  private long shareCpu;
+  private long shareMemory;
   private final Map<NodeLevel, Integer> shapeCounts = new HashMap<>();
   private final Map<NodeLevel, Integer> preferred = new HashMap<>();
+  /** Per domain id, the templates (by rank) of that id; built on first use. */
+  private final Map<Integer, BitSet> domainMasks = new HashMap<>();
   /** Per template, an id of its values of the topology keys in use (equal ids, equal domains). */
   private int[] domainId = new int[0];
 
@@ -123,24 +157,42 @@ public final class Provisioner {
 
   /** As above, with the template new nodes open with chosen by {@code preference} where it can be. */
   public Provisioner(ClusterSnapshot snapshot, List<CompiledNode> templates, boolean[] open, int maxNodes, Preference preference) {
+    this(snapshot, templates, open, maxNodes, preference, Order.DESCENDING);
+  }
+
+  /** As above, placing the pods in {@code order}. */
+  public Provisioner(ClusterSnapshot snapshot, List<CompiledNode> templates, boolean[] open, int maxNodes, Preference preference,
+      Order order) {
     this.preference = preference;
+    this.order = Objects.requireNonNull(order);
     this.snapshot = snapshot;
     this.templates = List.copyOf(templates);
     this.open = open.clone();
     this.maxNodes = maxNodes;
     int n = templates.size();
-    Integer[] order = new Integer[n];
+    Integer[] bySizeOrder = new Integer[n];
     for (int i = 0; i < n; i++) {
-      order[i] = i;
+      bySizeOrder[i] = i;
     }
-    Arrays.sort(order, Comparator.comparingLong((Integer i) -> -templates.get(i).allocatable(ResourceIds.CPU))
+    Arrays.sort(bySizeOrder, Comparator.comparingLong((Integer i) -> -templates.get(i).allocatable(ResourceIds.CPU))
         .thenComparingLong(i -> -templates.get(i).allocatable(ResourceIds.MEMORY))
         .thenComparingInt(i -> i));
     bySize = new int[n];
     rank = new int[n];
     for (int r = 0; r < n; r++) {
-      bySize[r] = order[r];
-      rank[order[r]] = r;
+      bySize[r] = bySizeOrder[r];
+      rank[bySizeOrder[r]] = r;
+    }
+    Integer[] ascending = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      ascending[i] = i;
+    }
+    Arrays.sort(ascending, Comparator.comparingLong((Integer i) -> templates.get(i).allocatable(ResourceIds.CPU))
+        .thenComparingLong(i -> templates.get(i).allocatable(ResourceIds.MEMORY))
+        .thenComparingInt(i -> i));
+    smallestFirst = new int[n];
+    for (int k = 0; k < n; k++) {
+      smallestFirst[k] = ascending[k];
     }
     shape = new int[n];
     Map<List<Object>, Integer> shapes = new HashMap<>();
@@ -155,15 +207,44 @@ public final class Provisioner {
 
   /** Runs the pass over {@code pods} (any order; the pass sorts a copy). */
   public Result run(List<CompiledPod> pods) {
-    List<CompiledPod> queue = new ArrayList<>(pods);
-    queue.sort(Comparator.comparing(CompiledPod::isVirtual)
-        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed())
-        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed()));
+    Map<Integer, Boolean> ownByClass = new HashMap<>();
+    java.util.function.Predicate<CompiledPod> own =
+        order == Order.OWN_NODES_FIRST ? p -> ownByClass.computeIfAbsent(p.classId(), c -> needsOwnNode(p)) : p -> false;
+    // real before virtual, then (own nodes first) the pods that need a node alone, each bucket by CPU and memory
+    // descending, stable: the order of one stable sort by the four keys, without a look-up per comparison
+    List<List<CompiledPod>> buckets = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (CompiledPod p : pods) {
+      buckets.get((p.isVirtual() ? 2 : 0) + (own.test(p) ? 0 : 1)).add(p);
+    }
+    Comparator<CompiledPod> descending = Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.CPU)).reversed()
+        .thenComparing(Comparator.comparingLong((CompiledPod p) -> p.request(ResourceIds.MEMORY)).reversed());
+    List<CompiledPod> queue = new ArrayList<>(pods.size());
+    for (List<CompiledPod> b : buckets) {
+      b.sort(descending);
+      queue.addAll(b);
+    }
     topologyKeys = topologyKeys(queue);
+    if (order == Order.OWN_NODES_FIRST) {
+      long cpu = 0;
+      long mem = 0;
+      int owners = 0;
+      for (CompiledPod p : queue) {
+        if (own.test(p)) {
+          owners++;
+        }
+        cpu += p.request(ResourceIds.CPU);
+        mem += p.request(ResourceIds.MEMORY);
+      }
+      if (owners > 0) {
+        shareCpu = cpu / owners;
+        shareMemory = mem / owners;
+      }
+    }
     for (CompiledPod p : queue) {
       shapeCounts.merge(nodeLevel(p), 1, Integer::sum);
     }
     domainId = new int[templates.size()];
+    domainMasks.clear();
     Map<List<String>, Integer> ids = new HashMap<>();
     for (int t = 0; t < templates.size(); t++) {
       domainId[t] = ids.computeIfAbsent(domains(t), k -> ids.size());
@@ -171,6 +252,8 @@ public final class Provisioner {
 
     List<List<CompiledPod>> placed = new ArrayList<>();
     List<BitSet> candidates = new ArrayList<>();
+    // per node, the last pod-compatibility set intersected into its candidates (pods of one shape share one)
+    List<BitSet> lastAnded = new ArrayList<>();
     List<Integer> representatives = new ArrayList<>();
     List<CompiledPod> unplaced = new ArrayList<>();
     snapshot.fork();
@@ -182,22 +265,30 @@ public final class Provisioner {
         if (p instanceof Placement.Placed on) {
           int k = on.nodeIndex() - base;
           placed.get(k).add(pod);
-          narrow(candidates.get(k), pod, on.nodeIndex());
+          BitSet podCompatible = compatible(pod);
+          if (lastAnded.get(k) != podCompatible) {
+            candidates.get(k).and(podCompatible);
+            lastAnded.set(k, podCompatible);
+          }
           continue;
         }
-        int rep = placed.size() < maxNodes ? representative(pod) : -1;
+        int rep = placed.size() >= maxNodes ? -1 : own.test(pod) ? smallest(pod) : representative(pod);
         if (rep < 0) {
           unplaced.add(pod);
           continue;
         }
         int index = snapshot.addNodeCopy(templates.get(rep), "new-" + placed.size());
         snapshot.addPod(pod, index);
-        BitSet c = (BitSet) compatible(pod).clone();
+        BitSet podCompatible = compatible(pod);
+        BitSet c = (BitSet) podCompatible.clone();
         sameTopology(c, rep);
-        narrow(c, pod, index);
         placed.add(new ArrayList<>(List.of(pod)));
         candidates.add(c);
+        lastAnded.add(podCompatible);
         representatives.add(rep);
+      }
+      for (int k = 0; k < placed.size(); k++) {
+        holding(candidates.get(k), placed.get(k), base + k);
       }
     } finally {
       snapshot.revert();
@@ -205,12 +296,15 @@ public final class Provisioner {
     List<NewNode> nodes = new ArrayList<>(placed.size());
     for (int k = 0; k < placed.size(); k++) {
       BitSet byRank = candidates.get(k);
-      int[] idx = new int[byRank.cardinality()];
-      int j = 0;
+      BitSet byIndex = new BitSet(templates.size());
       for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
-        idx[j++] = bySize[r];
+        byIndex.set(bySize[r]);
       }
-      Arrays.sort(idx);
+      int[] idx = new int[byIndex.cardinality()];
+      int j = 0;
+      for (int t = byIndex.nextSetBit(0); t >= 0; t = byIndex.nextSetBit(t + 1)) {
+        idx[j++] = t;
+      }
       nodes.add(new NewNode(List.copyOf(placed.get(k)), idx, representatives.get(k)));
     }
     return new Result(nodes, List.copyOf(unplaced));
@@ -273,6 +367,51 @@ public final class Provisioner {
     return -1;
   }
 
+  /**
+   * For a pod that needs a node of its own: the smallest compatible template with room on which the pod passes every
+   * predicate ({@link #smallestFirst}) and whose allocatable CPU and memory hold an even share of the pass's requests
+   * ({@link #shareCpu}, {@link #shareMemory}), so that the other pods fit into the nodes that must exist anyway; the
+   * largest such template on which the pod passes when none holds the share; -1 when the pod passes on none. Skips
+   * other templates of a failed one's domains as {@link #representative} does. The node is resolved to a group at the
+   * end like any other, among the candidates that hold what it was given, so a share it did not fill costs nothing.
+   */
+  private int smallest(CompiledPod pod) {
+    BitSet c = compatible(pod);
+    BitSet failedDomains = new BitSet();
+    int fallback = -1;
+    for (int t : smallestFirst) {
+      if (!c.get(rank[t]) || !open[t] || failedDomains.get(domainId[t])) {
+        continue;
+      }
+      if (snapshot.checkOnTemplate(pod, templates.get(t)) instanceof FitResult.Fits) {
+        CompiledNode n = templates.get(t);
+        if (n.allocatable(ResourceIds.CPU) >= shareCpu && n.allocatable(ResourceIds.MEMORY) >= shareMemory) {
+          return t;
+        }
+        fallback = t;
+        continue;
+      }
+      failedDomains.set(domainId[t]);
+    }
+    return fallback;
+  }
+
+  /**
+   * True when no two pods like {@code pod} may share a node: one of its required pod anti-affinity terms has the
+   * topology key {@code kubernetes.io/hostname} and selects the pod itself (its namespace by name or all
+   * namespaces, its labels; a term that reaches the pod's namespace only by a namespace selector does not count).
+   */
+  public static boolean needsOwnNode(CompiledPod pod) {
+    for (AffinityTerm t : pod.antiAffinity()) {
+      if (CompiledNode.HOSTNAME_LABEL.equals(t.topologyKey())
+          && (t.allNamespaces() || t.namespaces().contains(pod.namespace()))
+          && t.selector().matches(pod.labels())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The template {@link #preference} prefers for pods of this node-level shape, asked once per shape; -1 for none. */
   private int preferred(CompiledPod pod, BitSet compatibleByRank) {
     NodeLevel key = nodeLevel(pod);
@@ -317,24 +456,42 @@ public final class Provisioner {
     if (topologyKeys.isEmpty()) {
       return;
     }
-    int want = domainId[rep];
-    for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
-      if (domainId[bySize[r]] != want) {
-        byRank.clear(r);
+    byRank.and(domainMasks.computeIfAbsent(domainId[rep], d -> {
+      BitSet mask = new BitSet(templates.size());
+      for (int r = 0; r < bySize.length; r++) {
+        if (domainId[bySize[r]] == d) {
+          mask.set(r);
+        }
       }
-    }
+      return mask;
+    }));
   }
 
-  /** Drops the candidates (by rank) that fail the pod's node-level predicates or no longer hold the node's pods. */
-  private void narrow(BitSet byRank, CompiledPod pod, int node) {
-    byRank.and(compatible(pod));
-    int pods = snapshot.podCountOn(node);
-    int[] ids = pod.requestIds();
+  /**
+   * Drops the candidates (by rank) that do not hold the node's pods: their count and summed requests at the end of the
+   * pass. Requests only grow as pods join, so this keeps exactly the templates that held the node after every
+   * placement; it runs once per node rather than once per placed pod.
+   */
+  private void holding(BitSet byRank, List<CompiledPod> pods, int node) {
+    int count = snapshot.podCountOn(node);
+    java.util.TreeSet<Integer> requested = new java.util.TreeSet<>();
+    for (CompiledPod p : pods) {
+      for (int id : p.requestIds()) {
+        requested.add(id);
+      }
+    }
+    int[] ids = new int[requested.size()];
+    long[] sums = new long[ids.length];
+    int j = 0;
+    for (int id : requested) {
+      ids[j] = id;
+      sums[j++] = snapshot.requested(node, id);
+    }
     for (int r = byRank.nextSetBit(0); r >= 0; r = byRank.nextSetBit(r + 1)) {
       CompiledNode t = templates.get(bySize[r]);
-      boolean holds = pods <= t.maxPods();
+      boolean holds = count <= t.maxPods();
       for (int k = 0; holds && k < ids.length; k++) {
-        holds = snapshot.requested(node, ids[k]) <= t.allocatable(ids[k]);
+        holds = sums[k] <= t.allocatable(ids[k]);
       }
       if (!holds) {
         byRank.clear(r);

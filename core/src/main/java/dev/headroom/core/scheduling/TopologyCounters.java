@@ -65,6 +65,11 @@ final class TopologyCounters {
     return ownerTerms;
   }
 
+  /** The label key of {@code keyId}. */
+  String keyName(int keyId) {
+    return keyNames.get(keyId);
+  }
+
   /** Domain of node {@code index} for key {@code keyId} (-1: the node lacks the label). */
   int domain(int keyId, int index) {
     return domains[keyId][index];

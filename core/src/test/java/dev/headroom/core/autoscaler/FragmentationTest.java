@@ -70,7 +70,7 @@ class FragmentationTest {
       @Override public java.util.List<java.util.List<io.fabric8.kubernetes.api.model.Pod>> equivalenceGroups(java.util.List<io.fabric8.kubernetes.api.model.Pod> pods) { return fast.equivalenceGroups(pods); }
       @Override public java.util.Map<String, Long> requests(io.fabric8.kubernetes.api.model.Pod pod) { return fast.requests(pod); }
       @Override public Estimate estimate(java.util.List<io.fabric8.kubernetes.api.model.Pod> pods, io.fabric8.kubernetes.api.model.Node t, String prefix, int max) { return fast.estimate(pods, t, prefix, max); }
-      @Override public java.util.List<NewNode> provision(java.util.List<io.fabric8.kubernetes.api.model.Pod> pods, java.util.List<io.fabric8.kubernetes.api.model.Node> templates, boolean[] open, int maxNodes, Preference preference) { return fast.provision(pods, templates, open, maxNodes, preference); }
+      @Override public java.util.List<NewNode> provision(java.util.List<io.fabric8.kubernetes.api.model.Pod> pods, java.util.List<io.fabric8.kubernetes.api.model.Node> templates, boolean[] open, int maxNodes, Preference preference, boolean ownNodesFirst) { return fast.provision(pods, templates, open, maxNodes, preference, ownNodesFirst); }
     };
     for (String cpu : new String[] {"1", "2", "8"}) {
       var chunk = Fixtures.pod("chunk-" + cpu, cpu, "1Gi", null);

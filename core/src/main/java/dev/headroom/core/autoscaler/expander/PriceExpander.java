@@ -27,8 +27,18 @@ public final class PriceExpander implements Expander {
   private final double stabilisation;
   /** Accelerators offered, per group object (one expander serves one loop). */
   private final Map<NodeGroup, List<String>> accelerators = new java.util.IdentityHashMap<>();
+  private final boolean memo;
+  /** The request list {@link #lastValue} was summed for (immutable: {@link ExpansionOption} copies into one). */
+  private List<Map<String, Long>> lastRequests;
+  private double lastValue;
 
   public PriceExpander(List<NodeGroup> groups) {
+    this(groups, true);
+  }
+
+  /** As above; {@code memo} false values every option's pods afresh (the plain path the memo is tested against). */
+  PriceExpander(List<NodeGroup> groups, boolean memo) {
+    this.memo = memo;
     double cpu = Double.POSITIVE_INFINITY;
     double mem = Double.POSITIVE_INFINITY;
     for (NodeGroup g : groups) {
@@ -73,6 +83,26 @@ public final class PriceExpander implements Expander {
   }
 
   /**
+   * The summed value of the pods of {@code requests}, memoised for the last list object asked about: the options one
+   * choice compares (one per candidate group of a provisioning-pass node) share one immutable request list, so their
+   * pods are valued once per choice instead of once per option. With {@code memo} off (tests), always summed.
+   */
+  private double podValue(List<Map<String, Long>> requests) {
+    if (memo && requests == lastRequests) {
+      return lastValue;
+    }
+    double v = 0;
+    for (Map<String, Long> r : requests) {
+      v += value(r);
+    }
+    if (memo) {
+      lastRequests = requests;
+      lastValue = v;
+    }
+    return v;
+  }
+
+  /**
    * The score of several options executed together (one loop's scale-up), lower is better: their node prices and
    * their pods' values summed, {@code (Σ n·price + s)/(Σ value(P) + s)}, multiplied by 1000 when a group offers an
    * accelerator no pod of its option requests; for one option, its score.
@@ -83,8 +113,13 @@ public final class PriceExpander implements Expander {
     boolean unusedAccelerator = false;
     for (ExpansionOption o : plan) {
       cost += o.nodeCount() * o.group().pricePerHour();
-      for (Map<String, Long> r : o.podRequests()) {
-        podValue += value(r);
+      if (plan.size() == 1) {
+        podValue = podValue(o.podRequests());
+      } else {
+        // one running sum over the plan's pods, as summed before the memo (the same rounding)
+        for (Map<String, Long> r : o.podRequests()) {
+          podValue += value(r);
+        }
       }
       for (String acc : accelerators.computeIfAbsent(o.group(), PriceExpander::acceleratorsOf)) {
         if (o.totalRequest(acc) == 0) {
