@@ -52,6 +52,7 @@ class SoakE2eTest {
   private HeadroomProcess longLived;
   private final List<HeadroomProcess> pair = new ArrayList<>();
   private final List<String> nodes = new ArrayList<>();
+  private int nodesAdded;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -246,7 +247,8 @@ class SoakE2eTest {
   }
 
   private void addNode() {
-    String name = "soak-" + id + "-" + nodes.size() + "-" + Long.toString(System.nanoTime() % 100000, 36);
+    // a counter, not the list's size and the clock: a 60-minute run once drew a name twice that way
+    String name = "soak-" + id + "-" + nodesAdded++;
     admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels("headroom.dev/soak", id)
         .addToAnnotations("kwok.x-k8s.io/node", "fake").endMetadata()
         .withNewSpec().addNewTaint().withKey("kwok.x-k8s.io/node").withValue("fake").withEffect("NoSchedule").endTaint().endSpec()
