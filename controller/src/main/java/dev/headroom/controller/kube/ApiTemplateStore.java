@@ -46,7 +46,7 @@ public final class ApiTemplateStore implements ManagedTemplateStore {
   private final ControllerMetrics metrics;
   private final LongSupplier nanos;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
-  private int writesSincePrune;
+  private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
 
   /** A template this store wrote, and when (nanos). */
   private record Written(PodTemplate template, long at) {}
@@ -151,14 +151,7 @@ public final class ApiTemplateStore implements ManagedTemplateStore {
   private void remember(PodTemplate t) {
     long now = nanos.getAsLong();
     written.put(t.getMetadata().getNamespace() + "/" + t.getMetadata().getName(), new Written(t, now));
-    boolean prune;
-    synchronized (this) {
-      prune = ++writesSincePrune >= PRUNE_EVERY_WRITES;
-      if (prune) {
-        writesSincePrune = 0;
-      }
-    }
-    if (prune) {
+    if (writes.incrementAndGet() % PRUNE_EVERY_WRITES == 0) {
       written.values().removeIf(this::expired);
     }
   }

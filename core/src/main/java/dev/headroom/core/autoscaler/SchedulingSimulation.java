@@ -200,11 +200,6 @@ public interface SchedulingSimulation {
   List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference,
       boolean ownNodesFirst);
 
-  /** {@link #provision(List, List, boolean[], int, Preference, boolean)} in the pass's default order. */
-  default List<NewNode> provision(List<Pod> pods, List<Node> templates, boolean[] open, int maxNodes, Preference preference) {
-    return provision(pods, templates, open, maxNodes, preference, false);
-  }
-
   /**
    * Which template a new node should open with for pods like {@code exemplar}: {@code count} such pods are pending,
    * {@code templates[k]} (an index into the pass's templates) holds {@code podsPerNode[k]} of them per node.

@@ -170,29 +170,12 @@ public final class Provisioner {
     this.open = open.clone();
     this.maxNodes = maxNodes;
     int n = templates.size();
-    Integer[] bySizeOrder = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      bySizeOrder[i] = i;
-    }
-    Arrays.sort(bySizeOrder, Comparator.comparingLong((Integer i) -> -templates.get(i).allocatable(ResourceIds.CPU))
-        .thenComparingLong(i -> -templates.get(i).allocatable(ResourceIds.MEMORY))
-        .thenComparingInt(i -> i));
-    bySize = new int[n];
+    // largest first and smallest first, both with the lowest catalogue index first among equal sizes
+    bySize = indexesBySize(templates, -1);
+    smallestFirst = indexesBySize(templates, 1);
     rank = new int[n];
     for (int r = 0; r < n; r++) {
-      bySize[r] = bySizeOrder[r];
-      rank[bySizeOrder[r]] = r;
-    }
-    Integer[] ascending = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      ascending[i] = i;
-    }
-    Arrays.sort(ascending, Comparator.comparingLong((Integer i) -> templates.get(i).allocatable(ResourceIds.CPU))
-        .thenComparingLong(i -> templates.get(i).allocatable(ResourceIds.MEMORY))
-        .thenComparingInt(i -> i));
-    smallestFirst = new int[n];
-    for (int k = 0; k < n; k++) {
-      smallestFirst[k] = ascending[k];
+      rank[bySize[r]] = r;
     }
     shape = new int[n];
     Map<List<Object>, Integer> shapes = new HashMap<>();
@@ -203,6 +186,22 @@ public final class Provisioner {
       labels.remove(CompiledNode.HOSTNAME_LABEL);
       shape[i] = shapes.computeIfAbsent(List.of(labels, t.taints(), t.unschedulable()), k -> shapes.size());
     }
+  }
+
+  /** Template indexes by allocatable CPU, then memory ({@code sign} 1: ascending, -1: descending), then index ascending. */
+  private static int[] indexesBySize(List<CompiledNode> templates, int sign) {
+    Integer[] order = new Integer[templates.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingLong((Integer i) -> sign * templates.get(i).allocatable(ResourceIds.CPU))
+        .thenComparingLong(i -> sign * templates.get(i).allocatable(ResourceIds.MEMORY))
+        .thenComparingInt(i -> i));
+    int[] out = new int[order.length];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = order[k];
+    }
+    return out;
   }
 
   /** Runs the pass over {@code pods} (any order; the pass sorts a copy). */
