@@ -57,7 +57,12 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** As {@link #startAs} with these JVM flags. */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
-    HeadroomProcess h = launch(bed, user, kubeconfig, jvm, args);
+    return startAs(bed, user, kubeconfig, jvm, System.getProperty("java.class.path"), args);
+  }
+
+  /** As {@link #startAs} with the JVM's class path (e.g. another build's {@code headroom.jar}, for a before/after run). */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, String classpath, List<String> args) {
+    HeadroomProcess h = launch(bed, user, kubeconfig, jvm, classpath, args);
     try {
       await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
           .until(() -> {
@@ -76,16 +81,16 @@ public final class HeadroomProcess implements AutoCloseable {
    * a missing CRD or permission keeps {@code /readyz} at 503).
    */
   public static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> args) {
-    return launch(bed, user, kubeconfig, TEST_JVM, args);
+    return launch(bed, user, kubeconfig, TEST_JVM, System.getProperty("java.class.path"), args);
   }
 
-  private static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
+  private static HeadroomProcess launch(TestBed bed, String user, Path kubeconfig, List<String> jvm, String classpath, List<String> args) {
     int port = freePort();
     Path log = bed.out().resolve(user.replace(':', '_') + ".log");
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvm);
     int shown = cmd.size();
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.headroom.cli.Main", "run",
+    cmd.addAll(List.of("-cp", classpath, "dev.headroom.cli.Main", "run",
         "--kubeconfig", kubeconfig.toString(), "--http-port", Integer.toString(port), "--log-format", "text"));
     cmd.addAll(args);
     try {

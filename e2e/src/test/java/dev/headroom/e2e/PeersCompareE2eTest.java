@@ -270,7 +270,16 @@ class PeersCompareE2eTest {
       args.addAll(List.of(extra.trim().split("\\s+")));
     }
     String user = "headroom-compare-" + suffix;
-    HeadroomProcess h = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), HeadroomProcess.PRODUCT_JVM, args);
+    // extra JVM flags for profiling (docs/peers.md, 2026-12-04): {user} is replaced by the run's user, so a JFR file per run
+    List<String> jvm = new ArrayList<>(HeadroomProcess.PRODUCT_JVM);
+    String extraJvm = System.getProperty("headroom.compare.headroomJvm", "");
+    if (!extraJvm.isBlank()) {
+      jvm.addAll(List.of(extraJvm.trim().replace("{user}", user).split("\\s+")));
+    }
+    // another build's headroom.jar instead of this reactor's classes (before/after runs on one bed)
+    String cp = System.getProperty("headroom.compare.headroomJar", "");
+    HeadroomProcess h = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), jvm,
+        cp.isBlank() ? System.getProperty("java.class.path") : cp, args);
     return new Autoscaler() {
       private boolean closed;
 
