@@ -44,7 +44,11 @@ import java.util.function.Supplier;
  */
 public final class Autoscaler {
 
-  /** Pods younger than this skip the loop ({@code allPodsAreNew}). */
+  /**
+   * While every pod left is younger than this the loop waits for more ({@code allPodsAreNew}), unless schedulers are
+   * bypassed: the Cluster Autoscaler skips that wait with {@code --bypassed-scheduler-names}, which is set to react
+   * at once ({@code core/static_autoscaler.go}, {@code len(a.BypassedSchedulers) == 0 && allPodsAreNew(...)}).
+   */
   static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
 
   private final AutoscalerOptions options;
@@ -415,7 +419,8 @@ public final class Autoscaler {
         oldest = c;
       }
     }
-    if (oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(world.now()) && oldest != Instant.MIN) {
+    if (bypassedSchedulers.isEmpty() && oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(world.now())
+        && oldest != Instant.MIN) {
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, null);
     }
     ScaleUpRun run = new ScaleUpRun(world, result, real, virtual, currentNodeCount);

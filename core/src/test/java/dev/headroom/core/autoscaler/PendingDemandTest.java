@@ -89,4 +89,31 @@ class PendingDemandTest {
     assertThat(b.scaleUp()).singleElement().satisfies(d -> assertThat(d.realPods()).isEqualTo(1));
     assertThat(b.notDemand()).isEqualTo(new PendingDemand.NotDemand(1, 0));
   }
+
+  @Test
+  void newPodsWaitOneLoopUnlessSchedulersAreBypassed() {
+    // CA's allPodsAreNew: pods younger than 2 s wait for more, but not with --bypassed-scheduler-names (set to react at once)
+    Fixtures.World w = new Fixtures.World();
+    w.group(new dev.headroom.core.nodegroup.NodeGroup("ng", 0, 10, 0, 1, java.time.Duration.ZERO,
+        Fixtures.template("ng", "4", "16Gi"), dev.headroom.core.nodegroup.NodeGroupOptions.NONE));
+    Pod fresh = Fixtures.pod("fresh", "1", "1Gi", null);
+    fresh.getMetadata().setCreationTimestamp(Fixtures.T0.minusSeconds(1).toString());
+    fresh.setStatus(null); // not tried by its scheduler yet
+    Pod marked = Fixtures.pod("marked", "1", "1Gi", null);
+    marked.getMetadata().setCreationTimestamp(Fixtures.T0.minusSeconds(1).toString());
+    AutoscalerOptions o = AutoscalerOptions.builder().set(AutoscalerOptions.SCALE_DOWN_ENABLED, false).build();
+
+    w.pods.add(marked);
+    IterationResult waits = w.autoscaler(o, new AutoscalerState(o)).runOnce(Fixtures.T0);
+    assertThat(waits.scaleUpResult()).isEqualTo(ScaleUpResult.ScaleUpInCooldown);
+    assertThat(waits.scaleUp()).isEmpty();
+    IterationResult later = w.autoscaler(o, new AutoscalerState(o)).runOnce(Fixtures.T0.plusSeconds(1));
+    assertThat(later.scaleUp()).singleElement().satisfies(d -> assertThat(d.realPods()).isEqualTo(1));
+
+    w.pods.add(fresh);
+    AutoscalerOptions bypass = o.toBuilder().set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, PendingDemand.DEFAULT_SCHEDULER).build();
+    IterationResult now = w.autoscaler(bypass, new AutoscalerState(bypass)).runOnce(Fixtures.T0);
+    assertThat(now.scaleUpResult()).isEqualTo(ScaleUpResult.ScaleUpSuccessful);
+    assertThat(now.scaleUp()).singleElement().satisfies(d -> assertThat(d.realPods()).isEqualTo(2));
+  }
 }
