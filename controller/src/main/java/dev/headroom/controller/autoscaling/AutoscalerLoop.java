@@ -8,8 +8,6 @@ import dev.headroom.core.autoscaler.NodeGroupProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -17,7 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs core's {@code runOnce(now)} at a fixed rate ({@code --scan-interval}) while this replica leads. Each leadership
+ * Runs core's {@code runOnce(now)} while this replica leads: every {@code --scan-interval} (fixed rate), and at once
+ * after an iteration that scaled up or deleted nodes, or when {@link #trigger()} reports new demand (a pending pod the
+ * autoscaler would scale for), as the Cluster Autoscaler's {@code loop.LoopTrigger} does. Triggers arriving while an
+ * iteration runs are coalesced into one next iteration. Each leadership
  * term starts from a fresh {@link Iteration} (new autoscaler state, provider re-read from the cluster), as the upstream
  * autoscaler does after a restart. Tests call {@link #runOnce(Instant)} directly with their own clock.
  */
@@ -35,7 +36,11 @@ public final class AutoscalerLoop implements AutoCloseable {
   private final Duration interval;
   private final BooleanSupplier ready;
   private Iteration current;
-  private ScheduledExecutorService executor;
+  private Thread thread;
+  /** Guards {@link #triggered} and {@link #running}; notified by {@link #trigger()} and {@link #stop()}. */
+  private final Object wake = new Object();
+  private boolean triggered;
+  private boolean running;
   private volatile IterationResult last;
   private dev.headroom.core.autoscaler.PendingDemand.NotDemand loggedNotDemand = dev.headroom.core.autoscaler.PendingDemand.NotDemand.NONE;
   private java.util.Map<String, String> loggedBlocked = java.util.Map.of();
@@ -110,29 +115,78 @@ public final class AutoscalerLoop implements AutoCloseable {
 
   /** Starts iterating every scan interval (call when leadership is won). */
   public synchronized void start() {
-    if (executor != null) {
+    if (thread != null) {
       return;
     }
     current = null; // built by the first tick, so a failing provider start-up is retried
     lastTick = ticker.nanoTime();
-    executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "headroom-autoscaler");
-      t.setDaemon(true);
-      return t;
-    });
-    executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    synchronized (wake) {
+      running = true;
+      triggered = false;
+    }
+    thread = new Thread(this::iterate, "headroom-autoscaler");
+    thread.setDaemon(true);
+    thread.start();
     LOG.info("autoscaler loop started (scan interval {})", interval);
   }
 
-  private void tick() {
+  /**
+   * Asks for an iteration now rather than at the next scan interval (new demand was observed); several calls before
+   * the iteration starts make one iteration. Safe from any thread; does nothing while the loop is stopped.
+   */
+  public void trigger() {
+    synchronized (wake) {
+      triggered = true;
+      wake.notifyAll();
+    }
+  }
+
+  /** The loop thread: waits for the next scan interval or a trigger, whichever comes first, then ticks. */
+  private void iterate() {
+    long intervalNanos = interval.toNanos();
+    long next = ticker.nanoTime() + intervalNanos;
+    while (true) {
+      synchronized (wake) {
+        try {
+          while (running && !triggered) {
+            long wait = next - ticker.nanoTime();
+            if (wait <= 0) {
+              break;
+            }
+            TimeUnit.NANOSECONDS.timedWait(wake, wait);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        if (!running) {
+          return;
+        }
+        triggered = false;
+      }
+      long began = ticker.nanoTime();
+      IterationResult r = tick();
+      // fixed rate, as before: the next regular iteration one interval after this one began (at once if it overran)
+      next = began + intervalNanos;
+      if (r != null && (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty())) {
+        trigger(); // a productive iteration is followed at once by the next (CA's LoopTrigger.Wait)
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        return;
+      }
+    }
+  }
+
+  /** One scheduled iteration; its result, or null when it was skipped or failed. */
+  private IterationResult tick() {
     org.slf4j.MDC.put(dev.headroom.controller.runtime.ControllerLoop.MDC_CONTROLLER, "autoscaler");
     org.slf4j.MDC.put(dev.headroom.controller.runtime.ControllerLoop.MDC_RECONCILE_ID, java.util.UUID.randomUUID().toString());
     try {
       if (!ready.getAsBoolean()) {
         LOG.debug("caches not synced yet; skipping an autoscaler iteration");
-        return;
+        return null;
       }
-      runOnce(clock.instant());
+      return runOnce(clock.instant());
     } catch (RuntimeException e) {
       String line = e.toString();
       int nl = line.indexOf('\n');
@@ -141,6 +195,7 @@ public final class AutoscalerLoop implements AutoCloseable {
       if (metrics != null) {
         metrics.error(e instanceof NodeGroupProvider.ProviderException ? "cloudProviderError" : "internalError");
       }
+      return null;
     } finally {
       lastTick = ticker.nanoTime();
       org.slf4j.MDC.remove(dev.headroom.controller.runtime.ControllerLoop.MDC_CONTROLLER);
@@ -165,22 +220,27 @@ public final class AutoscalerLoop implements AutoCloseable {
 
   /** Stops iterating and waits for a running iteration (call when leadership is lost). */
   public void stop() {
-    ScheduledExecutorService e;
+    Thread t;
     synchronized (this) {
-      e = executor;
-      executor = null;
+      t = thread;
+      thread = null;
     }
-    if (e == null) {
+    if (t == null) {
       return;
     }
-    e.shutdown();
+    synchronized (wake) {
+      running = false;
+      wake.notifyAll();
+    }
     try {
-      if (!e.awaitTermination(30, TimeUnit.SECONDS)) {
-        e.shutdownNow();
+      t.join(TimeUnit.SECONDS.toMillis(30));
+      if (t.isAlive()) {
+        t.interrupt();
+        t.join(TimeUnit.SECONDS.toMillis(10));
       }
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
-      e.shutdownNow();
+      t.interrupt();
     }
     synchronized (this) {
       current = null;
@@ -189,7 +249,7 @@ public final class AutoscalerLoop implements AutoCloseable {
   }
 
   public synchronized boolean isRunning() {
-    return executor != null;
+    return thread != null;
   }
 
   @Override

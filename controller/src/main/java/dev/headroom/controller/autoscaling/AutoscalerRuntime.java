@@ -79,6 +79,8 @@ public final class AutoscalerRuntime {
     Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, providers.get(), events, timer, clock, metrics);
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
         () -> synced.isDone() && podGroups.hasSynced());
+    // new demand starts an iteration at once instead of at the next scan interval
+    cache.informer(Pod.class).addEventHandler(new DemandTrigger(s.options().bypassedSchedulers(), loop::trigger));
     manager.add(new Manager.Runnable() {
       @Override
       public void start() {
