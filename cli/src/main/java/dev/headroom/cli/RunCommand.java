@@ -151,6 +151,10 @@ public final class RunCommand implements Callable<Integer> {
     ApiHealth health = new ApiHealth(ApiHealth.userOf(config));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(health::install).build();
         Manager manager = new Manager(client, options.manager(metricsServing()), health, CrdWait.Backoff.DEFAULT)) {
+      if (autoscaling != null) {
+        // first, so that the buffer controller's namespaced readers share the autoscaler's cluster-wide informers
+        AutoscalerRuntime.registerInformers(manager.cache());
+      }
       if (options.controllerEnabled()) {
         new BufferController(manager, options, Clock.systemUTC(), Ticker.SYSTEM);
       } else {

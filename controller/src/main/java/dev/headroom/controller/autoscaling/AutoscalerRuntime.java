@@ -114,6 +114,19 @@ public final class AutoscalerRuntime {
   }
 
   /**
+   * Asks {@code cache} for the autoscaler's cluster-wide informers now. Called before the buffer controller is built,
+   * so that its namespaced readers of the same kinds (with {@code --namespace}) are served by these informers
+   * ({@link InformerCache#covering}) and each pod event is decoded once, not once per scope.
+   */
+  public static void registerInformers(InformerCache cache) {
+    cache.informer(Node.class);
+    cache.informer(Pod.class);
+    cache.informer(PodDisruptionBudget.class);
+    cache.informer(CapacityBuffer.class);
+    cache.informer(PodTemplate.class);
+  }
+
+  /**
    * The autoscaler's listers over {@code cache}'s cluster-wide informers (each added to {@code informers}), with the
    * pod informer's events fed into {@code podChanges}.
    */

@@ -69,9 +69,10 @@ public final class ClusterCaches implements AutoCloseable {
     this.buffers = new KindCache<>("CapacityBuffer", namespaces, ns -> cache.informer(CapacityBuffer.class, ns, resync),
         Map.of(Indexes.BUFFER_BY_TEMPLATE, Indexes::bufferTemplate, Indexes.BUFFER_BY_SCALABLE, Indexes::bufferScalable),
         bufferHandler());
-    this.templates = new KindCache<>("PodTemplate", namespaces, ns -> cache.informer(PodTemplate.class, ns, Duration.ZERO), Map.of(), templateHandler());
+    // Pods and PodTemplates: a cluster-wide informer already in the cache (the autoscaler's) serves the watched namespaces
+    this.templates = KindCache.covering("PodTemplate", namespaces, ns -> cache.covering(PodTemplate.class, ns, Duration.ZERO), Map.of(), templateHandler());
     this.quotas = new KindCache<>("ResourceQuota", namespaces, ns -> cache.informer(ResourceQuota.class, ns, Duration.ZERO), Map.of(), quotaHandler());
-    this.pods = new KindCache<>("Pod", namespaces, ns -> cache.informer(Pod.class, ns, Duration.ZERO),
+    this.pods = KindCache.covering("Pod", namespaces, ns -> cache.covering(Pod.class, ns, Duration.ZERO),
         Map.of(Indexes.POD_BY_LABEL, Indexes::podLabels), podHandler());
     for (WorkloadKind kind : WorkloadKind.values()) {
       @SuppressWarnings("unchecked")

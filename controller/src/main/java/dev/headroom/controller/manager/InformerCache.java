@@ -94,6 +94,31 @@ public final class InformerCache implements AutoCloseable {
     return out;
   }
 
+  /** An informer and the scope it lists: {@code namespace} null for a cluster-wide one. */
+  public record Scoped<T>(SharedIndexInformer<T> informer, String namespace) {
+    public boolean clusterWide() {
+      return namespace == null;
+    }
+  }
+
+  /**
+   * The informer that covers {@code namespace} for {@code type}: the cluster-wide one when it is already registered
+   * with a compatible resync period (equal, or none asked for), so a namespaced reader beside a cluster-wide one (the
+   * buffer controller with {@code --namespace} beside the autoscaler) decodes each event once; otherwise
+   * {@link #informer(Class, String, Duration)}. A reader of a cluster-wide informer filters it to its namespaces.
+   */
+  public synchronized <T extends HasMetadata> Scoped<T> covering(Class<T> type, String namespace, Duration resync) {
+    if (namespace != null) {
+      Entry wide = entries.get(new Key(HasMetadata.getKind(type), null));
+      if (wide != null && (resync.isZero() || resync.toMillis() == wide.resyncMillis())) {
+        @SuppressWarnings("unchecked")
+        SharedIndexInformer<T> i = (SharedIndexInformer<T>) wide.informer();
+        return new Scoped<>(i, null);
+      }
+    }
+    return new Scoped<>(informer(type, namespace, resync), namespace);
+  }
+
   /** Adds the indexers {@code informer} does not have yet (several readers may ask for the same index). */
   public static <T> void index(SharedIndexInformer<T> informer, Map<String, Function<T, List<String>>> indexers) {
     Map<String, Function<T, List<String>>> missing = new LinkedHashMap<>(indexers);

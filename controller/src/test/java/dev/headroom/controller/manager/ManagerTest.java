@@ -118,6 +118,29 @@ class ManagerTest {
         .isSameAs(m.cache().informer(io.fabric8.kubernetes.api.model.Pod.class, "shop", Duration.ZERO));
   }
 
+  @Test
+  void aNamespacedBufferControllerSharesTheAutoscalersClusterWidePodInformer() throws IOException {
+    Path groups = Files.writeString(dir.resolve("groups.yaml"), GROUPS);
+    ControllerOptions base = Fixtures.options("a", false, Duration.ofMinutes(5), false);
+    ControllerOptions options = new ControllerOptions(List.of("shop"), true, false, false, base.lease(), base.timing(), 0, Duration.ofMinutes(5),
+        dev.headroom.core.buffer.BufferSettings.defaults(), ControllerOptions.DEFAULT_DRY_RUN_CACHE_TTL);
+    Manager m = manager("a", options);
+    // as `headroom run` wires it: the autoscaler's informers first, then the buffer controller, then the autoscaler
+    AutoscalerRuntime.registerInformers(m.cache());
+    new BufferController(m, options, Clock.systemUTC(), Ticker.SYSTEM);
+    AutoscalerRuntime.create(m, kwok(groups), Clock.systemUTC(), "a", new CrdWait.Backoff(Duration.ofMillis(50), Duration.ofMillis(200)));
+    m.start();
+    await().atMost(Duration.ofSeconds(30)).until(() -> m.notReadyReason().isEmpty());
+
+    // Pod and PodTemplate once, cluster-wide; CapacityBuffer in both scopes (the controller's resyncs, the autoscaler's not)
+    assertThat(m.cache().keys()).contains(new InformerCache.Key("Pod", null), new InformerCache.Key("PodTemplate", null),
+        new InformerCache.Key("CapacityBuffer", "shop"), new InformerCache.Key("CapacityBuffer", null), new InformerCache.Key("ResourceQuota", "shop"))
+        .doesNotContain(new InformerCache.Key("Pod", "shop"), new InformerCache.Key("PodTemplate", "shop"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> count(api.callsBy("a"), "watch").containsKey("pods"));
+    assertThat(api.callsBy("a")).filteredOn(c -> c.resource().equals("pods") && (c.verb().equals("list") || c.verb().equals("watch")))
+        .extracting(c -> c.verb() + " " + c.namespace()).containsExactlyInAnyOrder("list null", "watch null");
+  }
+
   /** Records its starts and stops. */
   static final class Recording implements Manager.Runnable {
     final List<String> events = new CopyOnWriteArrayList<>();
