@@ -15,10 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs core's {@code runOnce(now)} while this replica leads: every {@code --scan-interval} (fixed rate), and at once
- * after an iteration that scaled up or deleted nodes, or when {@link #trigger()} reports new demand (a pending pod the
- * autoscaler would scale for), as the Cluster Autoscaler's {@code loop.LoopTrigger} does. Triggers arriving while an
- * iteration runs are coalesced into one next iteration. Each leadership
+ * Runs core's {@code runOnce(now)} while this replica leads: every {@code --scan-interval} (fixed rate), and sooner when
+ * {@link #trigger()} reports new demand (a pending pod the autoscaler would scale for), as the Cluster Autoscaler's
+ * {@code loop.StartPodObserver} does, so a burst arriving at an idle loop is scaled for at once rather than up to one
+ * interval later. Triggers are coalesced into one iteration, and held until the next regular iteration after an
+ * iteration that scaled up or down: its nodes are given the interval to appear before the next decision (unlike CA,
+ * which iterates again at once after a productive loop: on the compare bed that re-planned virtual pods onto new nodes
+ * loop after loop, docs/peers.md 2026-12-04). Each leadership
  * term starts from a fresh {@link Iteration} (new autoscaler state, provider re-read from the cluster), as the upstream
  * autoscaler does after a restart. Tests call {@link #runOnce(Instant)} directly with their own clock.
  */
@@ -145,10 +148,11 @@ public final class AutoscalerLoop implements AutoCloseable {
   private void iterate() {
     long intervalNanos = interval.toNanos();
     long next = ticker.nanoTime() + intervalNanos;
+    boolean hold = false; // the last iteration scaled: triggers wait for the next regular iteration
     while (true) {
       synchronized (wake) {
         try {
-          while (running && !triggered) {
+          while (running && (hold || !triggered)) {
             long wait = next - ticker.nanoTime();
             if (wait <= 0) {
               break;
@@ -168,9 +172,7 @@ public final class AutoscalerLoop implements AutoCloseable {
       IterationResult r = tick();
       // fixed rate, as before: the next regular iteration one interval after this one began (at once if it overran)
       next = began + intervalNanos;
-      if (r != null && (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty())) {
-        trigger(); // a productive iteration is followed at once by the next (CA's LoopTrigger.Wait)
-      }
+      hold = r != null && (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty());
       if (Thread.currentThread().isInterrupted()) {
         return;
       }

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The loop's triggers: an iteration on {@link AutoscalerLoop#trigger()} and at once after a productive one. */
+/** The loop's triggers: an iteration on {@link AutoscalerLoop#trigger()}, held after a productive one. */
 class AutoscalerLoopTriggerTest {
   /** Far beyond the tests' waits: any iteration they see was triggered. */
   private static final Duration HOUR = Duration.ofHours(1);
@@ -112,14 +112,23 @@ class AutoscalerLoopTriggerTest {
   }
 
   @Test
-  void aScaleUpIsFollowedAtOnceByTheNextIteration() {
-    RecordingNodeGroupProvider provider = start(StaticClusterView.builder().node(node("n1", "1", true)).pod(pending("p")).build(), HOUR);
+  void afterAScaleUpTriggersWaitForTheNextScanInterval() {
+    RecordingNodeGroupProvider provider = start(StaticClusterView.builder().node(node("n1", "1", true)).pod(pending("p")).build(),
+        Duration.ofSeconds(3));
     loop.trigger();
-    // the scale-up, then one more iteration at once, which finds the pod on the upcoming node and stops there
-    await().atMost(Duration.ofSeconds(10)).until(() -> iterations.get() >= 2);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> iterations.get() == 2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> loop.last() != null);
+    assertThat(iterations).hasValue(1);
     assertThat(provider.increases()).singleElement().satisfies(i -> assertThat(i.group()).isEqualTo("ng"));
+    // the scale-up's node is given the interval: a trigger now is held until the next regular iteration
+    loop.trigger();
+    await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> iterations.get() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> iterations.get() == 2 && loop.last().scaleUp().isEmpty());
+    // which finds the pod on the upcoming node: no second scale-up, and triggers act at once again
+    assertThat(provider.increases()).hasSize(1);
     assertThat(loop.last().scaleUp()).isEmpty();
+    IterationResult second = loop.last();
+    loop.trigger();
+    await().atMost(Duration.ofSeconds(2)).until(() -> loop.last() != second);
   }
 
   @Test
