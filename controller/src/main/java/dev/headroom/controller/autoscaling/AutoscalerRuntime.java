@@ -114,15 +114,14 @@ public final class AutoscalerRuntime {
   }
 
   /**
-   * Asks {@code cache} for the autoscaler's cluster-wide informers now. Called before the buffer controller is built,
-   * so that its namespaced readers of the same kinds (with {@code --namespace}) are served by these informers
-   * ({@link InformerCache#covering}) and each pod event is decoded once, not once per scope.
+   * Asks {@code cache} now for the autoscaler's cluster-wide informers of the kinds the buffer controller also reads
+   * without a resync (Pod, PodTemplate). Called before the buffer controller is built, so that its namespaced readers
+   * of them (with {@code --namespace}) are served by these informers ({@link InformerCache#covering}) and each pod
+   * event is decoded once, not once per scope. CapacityBuffers are not among them: the controller's informer resyncs
+   * and is asked for first, the autoscaler's asks for none and shares it when both are cluster-wide.
    */
   public static void registerInformers(InformerCache cache) {
-    cache.informer(Node.class);
     cache.informer(Pod.class);
-    cache.informer(PodDisruptionBudget.class);
-    cache.informer(CapacityBuffer.class);
     cache.informer(PodTemplate.class);
   }
 

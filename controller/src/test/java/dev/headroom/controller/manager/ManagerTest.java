@@ -76,6 +76,9 @@ class ManagerTest {
     Path groups = Files.writeString(dir.resolve("groups.yaml"), GROUPS);
     ControllerOptions options = Fixtures.options("a", false, Duration.ofMinutes(5), false);
     Manager m = manager("a", options);
+    // as `headroom run` wires it: the autoscaler's shared informers first, then the buffer controller (whose
+    // CapacityBuffer informer resyncs), then the autoscaler
+    AutoscalerRuntime.registerInformers(m.cache());
     new BufferController(m, options, Clock.systemUTC(), Ticker.SYSTEM);
     AutoscalerRuntime.create(m, kwok(groups), Clock.systemUTC(), "a", new CrdWait.Backoff(Duration.ofMillis(50), Duration.ofMillis(200)));
     m.start();
