@@ -54,6 +54,9 @@ class LoadE2eTest {
   static final int BUFFERS = Integer.parseInt(System.getenv().getOrDefault("HEADROOM_LOAD_BUFFERS", "200"));
   /** Buffer-controller workers ({@code --concurrent-reconciles}), {@code HEADROOM_LOAD_CONCURRENT_RECONCILES} (default 1). */
   static final int WORKERS = Integer.parseInt(System.getenv().getOrDefault("HEADROOM_LOAD_CONCURRENT_RECONCILES", "1"));
+  /** Extra JVM flags of the {@code headroom run} process, {@code HEADROOM_LOAD_JVM_ARGS} (space-separated; e.g. a flight recording). */
+  static final List<String> EXTRA_JVM = List.of(System.getenv().getOrDefault("HEADROOM_LOAD_JVM_ARGS", "").trim().split("\\s+"))
+      .stream().filter(a -> !a.isEmpty()).toList();
   static final int NAMESPACES = Math.max(1, BUFFERS / 10);
   static final int NODES = Math.max(1, BUFFERS / 20);
   static final int POD_REPLICAS = 10;
@@ -150,7 +153,9 @@ class LoadE2eTest {
     Path groups = bed.nodeGroupFile("load-" + id, 5);
     Instant start = Instant.now();
     long startNanos = System.nanoTime();
-    headroom = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), List.of("-Xmx1536m", "-XX:+ExitOnOutOfMemoryError"),
+    List<String> jvm = new ArrayList<>(List.of("-Xmx1536m", "-XX:+ExitOnOutOfMemoryError"));
+    jvm.addAll(EXTRA_JVM);
+    headroom = HeadroomProcess.startAs(bed, user, bed.user(user, "system:masters"), jvm,
         List.of("--leader-elect=false", "--resync-period=" + RESYNC.toSeconds() + "s", "--cloud-provider=kwok", "--node-groups=" + groups,
             "--scan-interval=10s", "--max-node-provision-time=2m", "--concurrent-reconciles=" + WORKERS));
     Measurements.record("load: buffer-controller workers (--concurrent-reconciles)", WORKERS);
@@ -159,6 +164,7 @@ class LoadE2eTest {
     double allStatuses = (System.nanoTime() - startNanos) / 1e9;
     Instant statused = Instant.now();
     Measurements.record("load: start to every status written (s), goal 60 s", allStatuses);
+    Map<String, double[]> phasesAtStatuses = phases(headroom.metrics());
     checkCounts();
 
     // Steady state: three resync periods after a settling period.
@@ -207,18 +213,23 @@ class LoadE2eTest {
     double p50 = percentile(resizeSeconds, 0.50);
     double p99 = percentile(resizeSeconds, 0.99);
 
-    Matcher loop = Pattern.compile("(?m)^" + AutoscalerMetrics.FUNCTION_DURATION + "_(sum|count|max)\\{function=\"main\"[^}]*} ([0-9.eE+]+)$").matcher(metrics);
-    double loopSum = 0;
-    double loopCount = 0;
-    double loopMax = 0;
-    while (loop.find()) {
-      double v = Double.parseDouble(loop.group(2));
-      switch (loop.group(1)) {
-        case "sum" -> loopSum = v;
-        case "count" -> loopCount = v;
-        default -> loopMax = v;
-      }
+    Map<String, double[]> phasesAtEnd = phases(metrics);
+    double[] main = phasesAtEnd.getOrDefault("main", new double[3]);
+    double loopSum = main[0];
+    double loopCount = main[1];
+    double loopMax = main[2];
+    double[] mainAtStatuses = phasesAtStatuses.getOrDefault("main", new double[3]);
+    StringBuilder startPhases = new StringBuilder();
+    StringBuilder laterPhases = new StringBuilder();
+    for (Map.Entry<String, double[]> e : phasesAtEnd.entrySet()) {
+      double[] before = phasesAtStatuses.getOrDefault(e.getKey(), new double[3]);
+      startPhases.append(String.format("%s %.3f; ", e.getKey(), mainAtStatuses[1] == 0 ? 0 : before[0] / mainAtStatuses[1]));
+      double loopsAfter = loopCount - mainAtStatuses[1];
+      laterPhases.append(String.format("%s %.3f; ", e.getKey(), loopsAfter <= 0 ? 0 : (e.getValue()[0] - before[0]) / loopsAfter));
     }
+    Measurements.record("load: autoscaler phases per loop until every status (s, " + (long) mainAtStatuses[1] + " loops)", startPhases.toString().trim());
+    Measurements.record("load: autoscaler phases per loop after every status (s, " + (long) (loopCount - mainAtStatuses[1]) + " loops)",
+        laterPhases.toString().trim());
 
     headroom.close();
     long[] startWindow = requests(user, start, statused);
@@ -239,6 +250,22 @@ class LoadE2eTest {
         List.of(allStatuses <= 60, p99 < 2, loopCount > 0 && loopSum / loopCount < 1, heapUsedKb < 1024 * 1024));
     assertThat(quiet[1]).as("writes in steady state").isZero();
     assertThat(loopCount).as("autoscaler loops").isPositive();
+  }
+
+  /** Per {@code function} label of the autoscaler's duration metric: sum, count, max (a max over the whole run). */
+  static Map<String, double[]> phases(String metrics) {
+    Matcher m = Pattern.compile("(?m)^" + AutoscalerMetrics.FUNCTION_DURATION + "_(sum|count|max)\\{function=\"([^\"]+)\"[^}]*} ([0-9.eE+]+)$").matcher(metrics);
+    Map<String, double[]> out = new java.util.TreeMap<>();
+    while (m.find()) {
+      double[] v = out.computeIfAbsent(m.group(2), k -> new double[3]);
+      double x = Double.parseDouble(m.group(3));
+      switch (m.group(1)) {
+        case "sum" -> v[0] = x;
+        case "count" -> v[1] = x;
+        default -> v[2] = x;
+      }
+    }
+    return out;
   }
 
   private Deployment deployment(String name) {
