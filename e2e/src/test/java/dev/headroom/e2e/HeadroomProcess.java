@@ -57,9 +57,14 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** As {@link #startAs} with these JVM flags. */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
+    return startAs(bed, user, kubeconfig, jvm, args, Duration.ofSeconds(60));
+  }
+
+  /** As above, waiting at most {@code ready} for {@code /readyz} (the informers' first lists at size take longer). */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args, Duration ready) {
     HeadroomProcess h = launch(bed, user, kubeconfig, jvm, args);
     try {
-      await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+      await(user + " /readyz (log: " + h.log + ")").atMost(ready).pollInterval(Duration.ofMillis(100))
           .until(() -> {
             h.checkAlive();
             return h.ready();
