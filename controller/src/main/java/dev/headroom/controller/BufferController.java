@@ -71,7 +71,8 @@ public final class BufferController {
       }
     });
     ApiCallObserver observer = metrics::apiError;
-    this.caches = new ClusterCaches(manager.cache(), options.namespaces(), options.resyncPeriod(), queue::add, observer, health);
+    this.caches = new ClusterCaches(manager.cache(), options.namespaces(), options.resyncPeriod(), queue::add, queue::addLowPriority,
+        observer, health);
     metrics.bind(() -> caches.buffers().all(), queue::depth, queue::waitingCount);
     manager.beforeScrape(metrics::refresh);
     PodResolver resolver;
@@ -103,7 +104,7 @@ public final class BufferController {
         Set<String> ns = namespacesWithBuffers();
         if (!ns.isEmpty()) {
           LOG.info("API access recovered: reconciling {} namespace(s) with buffers again", ns.size());
-          ns.forEach(queue::add);
+          ns.forEach(queue::addLowPriority);
         }
       }
     });
@@ -140,7 +141,7 @@ public final class BufferController {
           return;
         }
         Set<String> ns = namespacesWithBuffers();
-        ns.forEach(queue::add);
+        ns.forEach(queue::addLowPriority);
         LOG.info("leading: reconciling {} namespace(s) with buffers", ns.size());
         loop.start();
       });

@@ -57,14 +57,25 @@ public final class HeadroomProcess implements AutoCloseable {
 
   /** As {@link #startAs} with these JVM flags. */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args) {
-    return startAs(bed, user, kubeconfig, jvm, System.getProperty("java.class.path"), args);
+    return startAs(bed, user, kubeconfig, jvm, System.getProperty("java.class.path"), args, Duration.ofSeconds(60));
   }
 
   /** As {@link #startAs} with the JVM's class path (e.g. another build's {@code headroom.jar}, for a before/after run). */
   public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, String classpath, List<String> args) {
+    return startAs(bed, user, kubeconfig, jvm, classpath, args, Duration.ofSeconds(60));
+  }
+
+  /** As above, waiting at most {@code ready} for {@code /readyz} (the informers' first lists at size take longer). */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, List<String> args, Duration ready) {
+    return startAs(bed, user, kubeconfig, jvm, System.getProperty("java.class.path"), args, ready);
+  }
+
+  /** As above, with the JVM's class path. */
+  public static HeadroomProcess startAs(TestBed bed, String user, Path kubeconfig, List<String> jvm, String classpath, List<String> args,
+      Duration ready) {
     HeadroomProcess h = launch(bed, user, kubeconfig, jvm, classpath, args);
     try {
-      await(user + " /readyz (log: " + h.log + ")").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+      await(user + " /readyz (log: " + h.log + ")").atMost(ready).pollInterval(Duration.ofMillis(100))
           .until(() -> {
             h.checkAlive();
             return h.ready();

@@ -77,8 +77,9 @@ public final class AutoscalerMetrics {
   private final MultiGauge groupUpcoming;
   private final MultiGauge unremovable;
   private final MultiGauge virtualPods;
-  private final MultiGauge bufferVirtualPods;
-  private final MultiGauge bufferFragmented;
+  /** Per buffer (namespace, name, placement) and per buffer (namespace, name): registered once per row. */
+  private final RowGauges bufferVirtualPods;
+  private final RowGauges bufferFragmented;
   private final MultiGauge standbyTarget;
   private final MultiGauge standbyNodes;
 
@@ -105,9 +106,9 @@ public final class AutoscalerMetrics {
     groupUpcoming = MultiGauge.builder(NODE_GROUP_UPCOMING).description("Requested, not yet registered nodes per node group").register(registry);
     unremovable = MultiGauge.builder(UNREMOVABLE_NODES).description("Nodes that cannot be removed, by reason").register(registry);
     virtualPods = MultiGauge.builder(VIRTUAL_PODS).description("Virtual pods by where they ended in the last loop").register(registry);
-    bufferVirtualPods = MultiGauge.builder(BUFFER_VIRTUAL_PODS).description("Virtual pods per buffer by placement").register(registry);
-    bufferFragmented = MultiGauge.builder(BUFFER_FRAGMENTED_CHUNKS)
-        .description("Chunks of the buffer's shape that free room holds in total but no single existing node holds").register(registry);
+    bufferVirtualPods = new RowGauges(registry, BUFFER_VIRTUAL_PODS, "Virtual pods per buffer by placement", List.of("namespace", "name", "placement"));
+    bufferFragmented = new RowGauges(registry, BUFFER_FRAGMENTED_CHUNKS,
+        "Chunks of the buffer's shape that free room holds in total but no single existing node holds", List.of("namespace", "name"));
     standbyTarget = MultiGauge.builder(STANDBY_TARGET).description("Standby nodes each node group is asked to keep").register(registry);
     standbyNodes = MultiGauge.builder(STANDBY_NODES).description("Standby nodes per node group, suspended or preparing").register(registry);
     for (String f : PhaseTimer.FUNCTIONS) {
@@ -265,25 +266,23 @@ public final class AutoscalerMetrics {
 
     // Virtual pods.
     long[] totals = new long[4];
-    List<MultiGauge.Row<?>> perBuffer = new ArrayList<>();
+    Map<List<String>, Long> perBuffer = new java.util.HashMap<>(r.buffers().size() * 8);
+    Map<List<String>, Long> fragmented = new java.util.HashMap<>(r.buffers().size() * 2);
     for (IterationResult.BufferOutcome b : r.buffers()) {
       long[] v = {b.onExistingNodes(), b.onUpcomingNodes(), b.onNewNodes(), b.unschedulable()};
       for (int i = 0; i < 4; i++) {
         totals[i] += v[i];
-        perBuffer.add(MultiGauge.Row.of(Tags.of("namespace", b.namespace(), "name", b.name(), "placement", PLACEMENTS.get(i)), v[i]));
+        perBuffer.put(List.of(b.namespace(), b.name(), PLACEMENTS.get(i)), v[i]);
       }
+      fragmented.put(List.of(b.namespace(), b.name()), (long) b.freeRoom().fragmented());
     }
     List<MultiGauge.Row<?>> totalRows = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       totalRows.add(MultiGauge.Row.of(Tags.of("placement", PLACEMENTS.get(i)), totals[i]));
     }
     virtualPods.register(totalRows, true);
-    bufferVirtualPods.register(perBuffer, true);
-    List<MultiGauge.Row<?>> fragmented = new ArrayList<>();
-    for (IterationResult.BufferOutcome b : r.buffers()) {
-      fragmented.add(MultiGauge.Row.of(Tags.of("namespace", b.namespace(), "name", b.name()), b.freeRoom().fragmented()));
-    }
-    bufferFragmented.register(fragmented, true);
+    bufferVirtualPods.update(perBuffer);
+    bufferFragmented.update(fragmented);
 
     // Standby capacity (only groups with spec.standby, with --standby-capacity).
     List<MultiGauge.Row<?>> targets = new ArrayList<>();

@@ -76,7 +76,9 @@ public final class AutoscalerRuntime {
     AutoscalerMetrics metrics = new AutoscalerMetrics(manager.registry(), s.options().maxNodesTotal());
     PhaseTimer timer = new PhaseTimer(Ticker.SYSTEM);
     KubernetesEventSink events = new KubernetesEventSink(client, s.namespace(), clock, KubernetesEventSink.DEFAULT_DEDUP_WINDOW, eventWriter, instance);
-    Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, providers.get(), events, timer, clock, metrics);
+    // the condition writes go out on a thread of their own, so a loop never waits a request per changed buffer
+    QueuedStatusWriter conditions = new QueuedStatusWriter(new BufferConditionWriter(client), "headroom-autoscaler-conditions");
+    Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, providers.get(), events, timer, clock, metrics, conditions);
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
         () -> synced.isDone() && podGroups.hasSynced());
     // new demand starts an iteration at once instead of at the next scan interval
@@ -91,6 +93,7 @@ public final class AutoscalerRuntime {
       public void stop() {
         podGroups.close();
         eventWriter.shutdown();
+        conditions.close();
       }
     }, false);
     manager.add(new Manager.Runnable() {
@@ -102,6 +105,12 @@ public final class AutoscalerRuntime {
       @Override
       public void stop() {
         loop.stop();
+        try {
+          // nothing this term queued is written after it ends
+          conditions.dropPending(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
 
       @Override
@@ -153,6 +162,13 @@ public final class AutoscalerRuntime {
    */
   public static AutoscalerLoop.Iteration iteration(KubernetesClient client, AutoscalerSettings s, ClusterListers listers,
       NodeGroupProvider provider, dev.headroom.core.autoscaler.EventSink events, PhaseTimer timer, Clock clock, AutoscalerMetrics metrics) {
+    return iteration(client, s, listers, provider, events, timer, clock, metrics, new BufferConditionWriter(client));
+  }
+
+  /** As above, with the buffer conditions written through {@code conditions}. */
+  public static AutoscalerLoop.Iteration iteration(KubernetesClient client, AutoscalerSettings s, ClusterListers listers,
+      NodeGroupProvider provider, dev.headroom.core.autoscaler.EventSink events, PhaseTimer timer, Clock clock, AutoscalerMetrics metrics,
+      dev.headroom.core.autoscaler.BufferStatusWriter conditions) {
     // First refresh now: a KWOK-style provider creates its bootstrap nodes before core reads the world.
     provider.refresh();
     NodeGroupProvider actuating = new NodeDrainer(provider, client, listers.pods(), clock, s.nodeDeleteDelayAfterTaint(),
@@ -163,7 +179,7 @@ public final class AutoscalerRuntime {
         });
     NodeGroupProvider timedProvider = timer.timed(actuating);
     ClusterView view = timer.timed(new InformerClusterView(listers));
-    Autoscaler autoscaler = new Autoscaler(s.options(), view, timedProvider, events, timer.timed(new BufferConditionWriter(client)),
+    Autoscaler autoscaler = new Autoscaler(s.options(), view, timedProvider, events, timer.timed(conditions),
         new AutoscalerState(s.options()), cachedSimulations());
     return new AutoscalerLoop.Iteration(autoscaler, view, timedProvider);
   }

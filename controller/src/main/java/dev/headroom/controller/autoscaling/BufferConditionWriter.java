@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Core's {@link BufferStatusWriter}: merges only the autoscaler's condition types ({@code Provisioning},
- * {@code CapacityAvailable}) into the buffer's status as freshly read from the API server and writes it through the
- * {@code status} subresource, locked on that read's {@code resourceVersion}. On a conflict it re-reads and merges again,
- * so the buffer controller's conditions and fields are never overwritten. Failures are logged; the next loop writes again.
+ * {@code CapacityAvailable}) into the buffer's status and writes it through the {@code status} subresource, locked on
+ * the merged object's {@code resourceVersion}: first the object core saw (the informer's, one request when it is
+ * current), then, after a conflict, a fresh read merged again, so the buffer controller's conditions and fields are
+ * never overwritten. Failures are logged; the next loop writes again.
  */
 public final class BufferConditionWriter implements BufferStatusWriter {
   private static final Logger LOG = LoggerFactory.getLogger(BufferConditionWriter.class);
@@ -42,17 +43,22 @@ public final class BufferConditionWriter implements BufferStatusWriter {
   public void writeConditions(CapacityBuffer buffer, List<Condition> conditions) {
     String ns = buffer.getMetadata().getNamespace();
     String name = buffer.getMetadata().getName();
+    // First onto the object core saw, locked on its resourceVersion: when the cache is current (the usual case) one
+    // request; when the buffer controller wrote since, 409, and the rounds below merge onto a fresh read.
+    CapacityBuffer base = buffer;
+    // without a resourceVersion the write would not be locked: read first
+    boolean readFirst = buffer.getMetadata().getResourceVersion() == null;
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      // Merge onto a fresh read, not the cache core saw: the cache may lag behind the buffer controller's last write.
-      CapacityBuffer base;
-      try {
-        base = client.resources(CapacityBuffer.class).inNamespace(ns).withName(name).get();
-      } catch (KubernetesClientException e) {
-        LOG.warn("reading buffer {}/{} before writing its conditions failed: {}", ns, name, ApiErrors.message(e));
-        return;
-      }
-      if (base == null || !java.util.Objects.equals(base.getMetadata().getUid(), buffer.getMetadata().getUid())) {
-        return; // gone (or replaced by a new object of the same name)
+      if (attempt > 1 || readFirst) {
+        try {
+          base = client.resources(CapacityBuffer.class).inNamespace(ns).withName(name).get();
+        } catch (KubernetesClientException e) {
+          LOG.warn("reading buffer {}/{} before writing its conditions failed: {}", ns, name, ApiErrors.message(e));
+          return;
+        }
+        if (base == null || !java.util.Objects.equals(base.getMetadata().getUid(), buffer.getMetadata().getUid())) {
+          return; // gone (or replaced by a new object of the same name)
+        }
       }
       CapacityBuffer update = SERIALIZATION.clone(base);
       CapacityBufferStatus status = update.getStatus() == null ? new CapacityBufferStatus() : update.getStatus();
@@ -63,7 +69,7 @@ public final class BufferConditionWriter implements BufferStatusWriter {
       status.setConditions(merged);
       update.setStatus(status);
       try {
-        // The fresh read's resourceVersion locks the write: a concurrent controller write gives 409 and another round.
+        // The base's resourceVersion locks the write: a concurrent controller write gives 409 and another round.
         client.resources(CapacityBuffer.class).inNamespace(ns).resource(update).updateStatus();
         return;
       } catch (KubernetesClientException e) {

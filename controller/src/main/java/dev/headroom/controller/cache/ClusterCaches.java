@@ -46,6 +46,7 @@ public final class ClusterCaches implements AutoCloseable {
   private final KubernetesClient client;
   private final InformerCache cache;
   private final Consumer<String> enqueue;
+  private final Consumer<String> enqueueResync;
   private final KindCache<CapacityBuffer> buffers;
   private final KindCache<PodTemplate> templates;
   private final KindCache<ResourceQuota> quotas;
@@ -63,9 +64,19 @@ public final class ClusterCaches implements AutoCloseable {
    */
   public ClusterCaches(InformerCache cache, List<String> namespaces, Duration resync, Consumer<String> enqueue, ApiCallObserver observer,
       ApiHealth health) {
+    this(cache, namespaces, resync, enqueue, enqueue, observer, health);
+  }
+
+  /**
+   * As above, with the namespaces that only a periodic resync of the buffer informer asks for going to
+   * {@code enqueueResync} (the work queue's low priority), so a real change is reconciled before a resync pass.
+   */
+  public ClusterCaches(InformerCache cache, List<String> namespaces, Duration resync, Consumer<String> enqueue,
+      Consumer<String> enqueueResync, ApiCallObserver observer, ApiHealth health) {
     this.client = cache.client();
     this.cache = cache;
     this.enqueue = enqueue;
+    this.enqueueResync = enqueueResync;
     this.buffers = new KindCache<>("CapacityBuffer", namespaces, ns -> cache.informer(CapacityBuffer.class, ns, resync),
         Map.of(Indexes.BUFFER_BY_TEMPLATE, Indexes::bufferTemplate, Indexes.BUFFER_BY_SCALABLE, Indexes::bufferScalable),
         bufferHandler());
@@ -109,10 +120,12 @@ public final class ClusterCaches implements AutoCloseable {
 
       @Override
       public void onUpdate(CapacityBuffer oldB, CapacityBuffer newB) {
-        if (EnqueueRules.bufferUpdate(oldB, newB)) {
+        boolean resync = Objects.equals(oldB.getMetadata().getResourceVersion(), newB.getMetadata().getResourceVersion());
+        if (resync) {
+          enqueueResync.accept(newB.getMetadata().getNamespace());
+        } else if (EnqueueRules.bufferUpdate(oldB, newB)) {
           enqueue.accept(newB.getMetadata().getNamespace());
         }
-        boolean resync = Objects.equals(oldB.getMetadata().getResourceVersion(), newB.getMetadata().getResourceVersion());
         if (resync || !Objects.equals(oldB.getSpec() == null ? null : oldB.getSpec().getScalableRef(), newB.getSpec() == null ? null : newB.getSpec().getScalableRef())) {
           scheduleWatchSync();
         }

@@ -20,6 +20,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>An item that is being processed is never handed out again until {@link #done} is called; adds in the
  *       meantime are remembered and re-queue it on {@code done}.
  *   <li>{@link #addAfter} keeps the earliest due time per item; {@link #addRateLimited} asks the rate limiter.
+ *   <li>Two priorities, as controller-runtime's priority queue has: {@link #addLowPriority} (periodic resyncs, the
+ *       bulk enqueue when leadership is won) queues behind every item added by {@link #add}, and an item waiting at
+ *       low priority that is added normally moves up to the normal queue's end, so a real change is never queued
+ *       behind a resync pass over every key.
  * </ul>
  *
  * <p>Time comes from an injectable {@link Ticker}; {@link #poll()} lets tests drive the queue without blocking.
@@ -30,7 +34,11 @@ public final class WorkQueue<K> {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final ArrayDeque<K> queue = new ArrayDeque<>();
+  /** Items queued at low priority (not processing), in order of their adds; taken only when {@link #queue} is empty. */
+  private final java.util.LinkedHashSet<K> low = new java.util.LinkedHashSet<>();
   private final Set<K> dirty = new HashSet<>();
+  /** The dirty items whose pending add is only a low-priority one (a subset of {@link #dirty}). */
+  private final Set<K> dirtyLow = new HashSet<>();
   private final Set<K> processing = new HashSet<>();
   private final Map<K, Long> waitingDue = new HashMap<>();
   private final PriorityQueue<Waiting<K>> waiting = new PriorityQueue<>();
@@ -76,13 +84,41 @@ public final class WorkQueue<K> {
   }
 
   private void addLocked(K item) {
-    if (shuttingDown || !dirty.add(item)) {
+    if (shuttingDown) {
+      return;
+    }
+    if (!dirty.add(item)) {
+      if (dirtyLow.remove(item) && low.remove(item)) {
+        queue.addLast(item); // a real change of an item a resync queued: it moves up
+        changed.signalAll();
+      }
       return;
     }
     listener.added();
     if (!processing.contains(item)) {
       queue.addLast(item);
       changed.signalAll();
+    }
+  }
+
+  /**
+   * Queues {@code item} at low priority, unless it is already queued (at either priority): it is taken only when no
+   * item added by {@link #add} is waiting.
+   */
+  public void addLowPriority(K item) {
+    lock.lock();
+    try {
+      if (shuttingDown || !dirty.add(item)) {
+        return;
+      }
+      dirtyLow.add(item);
+      listener.added();
+      if (!processing.contains(item)) {
+        low.add(item);
+        changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -170,9 +206,15 @@ public final class WorkQueue<K> {
 
   private K popLocked() {
     K item = queue.pollFirst();
+    if (item == null && !low.isEmpty()) {
+      java.util.Iterator<K> first = low.iterator();
+      item = first.next();
+      first.remove();
+    }
     if (item != null) {
       processing.add(item);
       dirty.remove(item);
+      dirtyLow.remove(item);
     }
     return item;
   }
@@ -195,7 +237,11 @@ public final class WorkQueue<K> {
     try {
       processing.remove(item);
       if (dirty.contains(item)) {
-        queue.addLast(item);
+        if (dirtyLow.contains(item)) {
+          low.add(item);
+        } else {
+          queue.addLast(item);
+        }
       }
       changed.signalAll();
     } finally {
@@ -203,11 +249,11 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** Items ready to be taken now. */
+  /** Items ready to be taken now (at either priority). */
   public int depth() {
     lock.lock();
     try {
-      return queue.size();
+      return queue.size() + low.size();
     } finally {
       lock.unlock();
     }
@@ -229,7 +275,9 @@ public final class WorkQueue<K> {
     try {
       shuttingDown = true;
       queue.clear();
+      low.clear();
       dirty.clear();
+      dirtyLow.clear();
       waiting.clear();
       waitingDue.clear();
       changed.signalAll();

@@ -63,6 +63,94 @@ class AutoscalerIterationPerf {
     run("burst (same + 1,000 pending 3-cpu pods that need new nodes)", 1000);
   }
 
+  /**
+   * The shape of {@code ./e2e/load} at 10,000 buffers (LoadE2eTest): 500 nodes of 8 CPU, 20,000 bound 10m pods of
+   * 2,000 ReplicaSets in 1,000 namespaces, 10,000 buffers (2, 2 or 5 chunks) each on its own managed PodTemplate; one
+   * long-lived loop (as in {@code headroom run}), whose condition writes land in the listed objects as the informer's
+   * would. {@code -Dheadroom.perf.buffers=N} scales it (N/20 nodes, N/10 namespaces).
+   */
+  @Test
+  void loadShape() {
+    int buffers = Integer.getInteger("headroom.perf.buffers", 10_000);
+    int namespaces = Math.max(1, buffers / 10);
+    int nodeCount = Math.max(1, buffers / 20);
+    List<Node> nodes = new ArrayList<>();
+    List<Pod> pods = new ArrayList<>();
+    for (int i = 0; i < nodeCount; i++) {
+      nodes.add(node(String.format("load-%05d", i)));
+    }
+    int pod = 0;
+    for (int n = 0; n < namespaces; n++) {
+      for (int d = 0; d < 2; d++) {
+        for (int r = 0; r < 10; r++, pod++) {
+          Pod p = pod("app-" + d + "-" + n + "-" + r, nodes.get(pod % nodeCount).getMetadata().getName(), "10m", "16Mi", "rs-" + n + "-" + d);
+          p.getMetadata().setNamespace("load-" + n);
+          pods.add(p);
+        }
+      }
+    }
+    List<CapacityBuffer> bs = new ArrayList<>();
+    Map<String, PodTemplate> templates = new HashMap<>();
+    for (int n = 0; n < namespaces; n++) {
+      String ns = "load-" + n;
+      for (int j = 0; j < 10; j++) {
+        String name = "buf-" + j;
+        PodTemplate t = new PodTemplateBuilder().withNewMetadata().withName(name).withNamespace(ns).withGeneration(1L).endMetadata()
+            .withNewTemplate().withNewMetadata().addToLabels("app", "app-" + (j % 2)).endMetadata().withNewSpec().addNewContainer().withName("main")
+            .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("16Mi")).endResources()
+            .endContainer().endSpec().endTemplate().build();
+        templates.put(ns + "/" + name, t);
+        CapacityBuffer b = buffer(name, name);
+        b.getMetadata().setNamespace(ns);
+        b.getMetadata().setUid(ns + "-" + name);
+        b.getStatus().setReplicas(switch (j % 3) { case 0, 1 -> 2; default -> 5; });
+        bs.add(b);
+      }
+    }
+    // as AutoscalerRuntime wires it: a pod change feed (the informer's events) and one compile cache across loops
+    PodChangeFeed feed = new PodChangeFeed();
+    pods.forEach(feed::onAdd);
+    ClusterListers listers = new ClusterListers(() -> nodes, () -> pods, List::of, () -> bs,
+        (ns, n) -> Optional.ofNullable(templates.get(ns + "/" + n)), feed::since, () -> dev.headroom.core.autoscaler.PodGroups.NONE);
+    dev.headroom.core.autoscaler.CompileCache compileCache = new dev.headroom.core.autoscaler.CompileCache();
+    AutoscalerOptions options = AutoscalerOptions.builder().build();
+    PhaseTimer timer = new PhaseTimer(Ticker.SYSTEM);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AutoscalerMetrics metrics = new AutoscalerMetrics(registry, 0);
+    io.micrometer.core.instrument.Timer mainTimer = registry.find(AutoscalerMetrics.FUNCTION_DURATION).tag("function", PhaseTimer.MAIN).timer();
+    int[] writes = new int[1];
+    BufferStatusWriter landing = (b, c) -> {
+      writes[0]++;
+      b.getStatus().setConditions(new ArrayList<>(c));
+    };
+    AutoscalerLoop loop = new AutoscalerLoop(() -> {
+      InMemoryProvider provider = new InMemoryProvider(nodes.get(0), nodeCount);
+      NodeGroupProvider timed = timer.timed(provider);
+      InformerClusterView view = new InformerClusterView(listers);
+      Autoscaler a = new Autoscaler(options, timer.timed(view), timed, EventSink.NONE, timer.timed(landing),
+          new AutoscalerState(options), () -> new SnapshotSimulation(compileCache));
+      return new AutoscalerLoop.Iteration(a, view, timed);
+    }, timer, metrics, java.time.Clock.systemUTC(), Ticker.SYSTEM, Duration.ofSeconds(10), () -> true);
+    int loops = Integer.getInteger("headroom.perf.loops", 12);
+    StringBuilder sb = new StringBuilder("PERF load shape (" + buffers + " buffers, " + nodeCount + " nodes, " + pods.size() + " pods):");
+    IterationResult last = null;
+    for (int i = 0; i < loops; i++) {
+      writes[0] = 0;
+      double main0 = mainTimer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS);
+      java.time.Instant startedAt = java.time.Instant.now();
+      long cpu0 = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+      long start = System.nanoTime();
+      last = loop.runOnce(T0.plusSeconds(60 + 10L * i));
+      long took = System.nanoTime() - start;
+      long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
+      sb.append(String.format("%n  loop %d (started %s): %s ms wall, %s ms CPU of the thread (runOnce %s ms wall; ports %s), %d condition writes",
+          i, startedAt, ms(took), ms(cpu), ms((long) (mainTimer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) - main0)),
+          timer.totals().entrySet().stream().map(e -> e.getKey() + " " + ms(e.getValue())).toList(), writes[0]));
+    }
+    System.out.println(sb);
+    assertThat(last.buffers()).hasSize(buffers);
+  }
+
   private void run(String name, int pending) {
     List<Node> nodes = new ArrayList<>();
     List<Pod> pods = new ArrayList<>();
@@ -183,10 +271,15 @@ class AutoscalerIterationPerf {
   /** One group holding every node; scale-ups only move the target. */
   static final class InMemoryProvider implements NodeGroupProvider {
     private final Node template;
-    private int target = NODES;
+    private int target;
 
     InMemoryProvider(Node sample) {
+      this(sample, NODES);
+    }
+
+    InMemoryProvider(Node sample, int target) {
       this.template = sample;
+      this.target = target;
     }
 
     @Override

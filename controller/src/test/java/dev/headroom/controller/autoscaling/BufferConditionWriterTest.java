@@ -47,6 +47,7 @@ class BufferConditionWriterTest {
     computed.add(condition(BufferConditions.CAPACITY_AVAILABLE, "False", "RequiresNewCapacity"));
     // core's copy still holds the controller's old ReadyForProvisioning; it must not be written back
     computed.set(0, condition(BufferConditions.READY_FOR_PROVISIONING, "False", "stale"));
+    conflictOnce();
     new BufferConditionWriter(client).writeConditions(stale, computed);
 
     List<Condition> stored = f.buffer("b").getStatus().getConditions();
@@ -55,6 +56,20 @@ class BufferConditionWriterTest {
     assertThat(stored.get(0).getStatus()).isEqualTo("True");
     assertThat(stored.get(3).getReason()).isEqualTo("RequiresNewCapacity");
     assertThat(f.buffer("b").getStatus().getReplicas()).isEqualTo(2);
+  }
+
+  @Test
+  void aCurrentBufferIsWrittenInOneRequestWithoutARead() throws InterruptedException {
+    ClusterFixture f = new ClusterFixture(client, ClusterFixture.options().build(), x -> null);
+    CapacityBuffer current = f.buffer("b", 2, "1", "1Gi");
+    int before = server.getRequestCount();
+    List<Condition> computed = new ArrayList<>(current.getStatus().getConditions());
+    computed.add(condition(BufferConditions.PROVISIONING, "True", "FakePodsInjected"));
+    new BufferConditionWriter(client).writeConditions(current, computed);
+    assertThat(server.getRequestCount() - before).as("requests").isEqualTo(1);
+    assertThat(server.getLastRequest().getMethod()).isEqualTo("PUT");
+    assertThat(server.getLastRequest().getPath()).endsWith("/capacitybuffers/b/status");
+    assertThat(f.buffer("b").getStatus().getConditions()).extracting(Condition::getType).contains(BufferConditions.PROVISIONING);
   }
 
   @Test
@@ -88,6 +103,18 @@ class BufferConditionWriterTest {
     });
   }
 
+  /**
+   * The API server's answer to a write locked on a resourceVersion that is no longer current (the CRUD mock does not
+   * check the lock on the status subresource).
+   */
+  private void conflictOnce() {
+    server.expect().put()
+        .withPath("/apis/" + CapacityBuffer.GROUP + "/" + CapacityBuffer.VERSION + "/namespaces/" + ClusterFixture.NS + "/capacitybuffers/b/status")
+        .andReturn(409, new StatusBuilder().withStatus("Failure").withCode(409).withReason("Conflict")
+            .withMessage("Operation cannot be fulfilled on capacitybuffers.autoscaling.x-k8s.io \"b\": the object has been modified").build())
+        .once();
+  }
+
   private static final String FORBIDDEN =
       "capacitybuffers.autoscaling.x-k8s.io \"b\" is forbidden: User \"headroom\" cannot get resource \"capacitybuffers\"";
 
@@ -95,6 +122,11 @@ class BufferConditionWriterTest {
   void aFailedReadIsLoggedWithTheServersMessageNotTheWholeStatusObject() {
     ClusterFixture f = new ClusterFixture(client, ClusterFixture.options().build(), x -> null);
     CapacityBuffer b = f.buffer("b", 2, "1", "1Gi");
+    // the controller wrote since: the write onto b conflicts, and the fresh read is refused
+    CapacityBuffer fresh = client.resources(CapacityBuffer.class).inNamespace(ClusterFixture.NS).withName("b").get();
+    fresh.getStatus().getConditions().add(condition(BufferConditions.LIMITED_BY_QUOTAS, "False", "ResourceQuotasAllocated"));
+    client.resources(CapacityBuffer.class).inNamespace(ClusterFixture.NS).resource(fresh).updateStatus();
+    conflictOnce();
     server.expect().get()
         .withPath("/apis/" + CapacityBuffer.GROUP + "/" + CapacityBuffer.VERSION + "/namespaces/" + ClusterFixture.NS + "/capacitybuffers/b")
         .andReturn(403, new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
@@ -105,7 +137,9 @@ class BufferConditionWriterTest {
     appender.start();
     logger.addAppender(appender);
     try {
-      new BufferConditionWriter(client).writeConditions(b, b.getStatus().getConditions());
+      List<Condition> computed = new ArrayList<>(b.getStatus().getConditions());
+      computed.add(condition(BufferConditions.PROVISIONING, "True", "FakePodsInjected"));
+      new BufferConditionWriter(client).writeConditions(b, computed);
     } finally {
       logger.detachAppender(appender);
     }

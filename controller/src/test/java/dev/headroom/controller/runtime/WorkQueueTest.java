@@ -22,6 +22,45 @@ class WorkQueueTest {
   }
 
   @Test
+  void lowPriorityItemsWaitBehindNormalOnesAndMoveUpWhenAddedNormally() {
+    for (String k : java.util.List.of("r1", "r2", "r3", "r4")) {
+      queue.addLowPriority(k); // a resync pass
+    }
+    queue.add("change");
+    queue.add("r3"); // a real change of a key the resync queued: it moves up, after "change"
+    queue.addLowPriority("change"); // already queued at normal priority: stays there
+    assertThat(queue.depth()).isEqualTo(5);
+    java.util.List<String> order = new java.util.ArrayList<>();
+    for (Optional<String> k = queue.poll(); k.isPresent(); k = queue.poll()) {
+      order.add(k.get());
+      queue.done(k.get());
+    }
+    assertThat(order).containsExactly("change", "r3", "r1", "r2", "r4");
+  }
+
+  @Test
+  void anItemAddedWhileProcessingKeepsTheHighestPriorityItWasAddedWith() {
+    queue.add("a");
+    queue.add("b");
+    assertThat(queue.poll()).contains("a");
+    queue.addLowPriority("a");
+    queue.done("a");
+    queue.add("c");
+    // a is queued at low priority again: behind b and c
+    assertThat(queue.poll()).contains("b");
+    assertThat(queue.poll()).contains("c");
+    assertThat(queue.poll()).contains("a");
+    queue.addLowPriority("a");
+    queue.add("a");
+    queue.done("a");
+    queue.add("d");
+    // added normally while processing: back at the normal queue's end, before d
+    assertThat(queue.poll()).contains("a");
+    assertThat(queue.poll()).contains("d");
+    assertThat(queue.poll()).isEmpty();
+  }
+
+  @Test
   void anItemInProcessingIsNotHandedOutTwiceButIsRequeuedOnDone() {
     queue.add("ns");
     assertThat(queue.poll()).contains("ns");
