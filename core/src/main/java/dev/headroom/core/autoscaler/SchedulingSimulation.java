@@ -59,6 +59,22 @@ public interface SchedulingSimulation {
   /** Removes a pod (by UID) from wherever it is. */
   void removePod(Pod pod);
 
+  /**
+   * Removes {@code pods}, every one of which is on node {@code nodeName} (a drain's removals: the node is known,
+   * so no pod's node is looked up); throws when one is not there.
+   */
+  void removePods(String nodeName, List<Pod> pods);
+
+  /**
+   * Closes node {@code nodeName} to placements until the fork it was closed in is reverted, or it is reopened: no
+   * pod is scheduled onto it, while it and its pods count for everything else. A drain simulation closes the node
+   * it empties, so that no later placement of the plan visits it.
+   */
+  void closeNode(String nodeName);
+
+  /** Opens node {@code nodeName} to placements again (a revert of the current fork undoes it). */
+  void reopenNode(String nodeName);
+
   /** The pods currently on a node. */
   List<Pod> podsOn(String nodeName);
 

@@ -312,13 +312,15 @@ public final class SnapshotSimulation implements SchedulingSimulation {
         }
       }
     } else if (!refill.isEmpty()) {
-      java.util.Set<String> names = new java.util.HashSet<>();
+      // one look-up per pod: its node's index, which says both whether the node is refilled and where it goes
+      java.util.BitSet refilled = new java.util.BitSet(nodes.size());
       for (CompiledNode n : refill) {
-        names.add(n.name());
+        refilled.set(s.nodeIndex(n.name()));
       }
       for (BoundPod b : pods.all()) {
-        if (names.contains(b.nodeName()) && loadable.test(b)) {
-          s.addPod(compiled(b.pod()), b.nodeName());
+        int i = s.nodeIndex(b.nodeName());
+        if (i >= 0 && refilled.get(i) && loadable.test(b)) {
+          s.addPod(compiled(b.pod()), i);
         }
       }
     }
@@ -361,6 +363,36 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   }
 
   @Override
+  public void closeNode(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      throw new IllegalArgumentException("no node " + nodeName);
+    }
+    snapshot.closeNode(i);
+  }
+
+  @Override
+  public void reopenNode(String nodeName) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i >= 0) {
+      snapshot.reopenNode(i);
+    }
+  }
+
+  @Override
+  public void removePods(String nodeName, List<Pod> pods) {
+    int i = snapshot.nodeIndex(nodeName);
+    if (i < 0) {
+      throw new IllegalArgumentException("no node " + nodeName);
+    }
+    List<String> uids = new ArrayList<>(pods.size());
+    for (Pod p : pods) {
+      uids.add(SchedulingCompiler.uidOf(p));
+    }
+    snapshot.removePodsFrom(i, uids);
+  }
+
+  @Override
   public List<Pod> podsOn(String nodeName) {
     int i = snapshot.nodeIndex(nodeName);
     if (i < 0) {
@@ -384,7 +416,19 @@ public final class SnapshotSimulation implements SchedulingSimulation {
   private int[] verdictRound = new int[0];
   private CompiledNode[] verdictNode = new CompiledNode[0];
   private boolean[] verdict = new boolean[0];
-  private final java.util.function.IntPredicate indexFilter = this::acceptable;
+  private final dev.headroom.core.scheduling.NodeFilter indexFilter = new dev.headroom.core.scheduling.NodeFilter() {
+    @Override
+    public boolean test(int i) {
+      return acceptable(i);
+    }
+
+    @Override
+    public boolean knownToRefuse(int i) {
+      // a node asked before in this round that said no: a drain's emptied nodes, which every later pod would pass
+      // the predicates on, are skipped without them
+      return i < verdict.length && verdictRound[i] == filterRound && !verdict[i] && verdictNode[i] == snapshot.node(i);
+    }
+  };
 
   /** Makes {@code acceptableNode} the filter {@link #indexFilter} asks; a new filter object starts a new round. */
   private void useFilter(Predicate<String> acceptableNode) {

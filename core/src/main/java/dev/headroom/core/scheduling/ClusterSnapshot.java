@@ -329,10 +329,10 @@ public final class ClusterSnapshot {
     if (store.isRemoved(index)) {
       throw new IllegalArgumentException("node " + index + " was removed");
     }
-    if (store.nodeOfPod(pod.uid()) >= 0) {
+    if (!store.addPodIfAbsent(pod, index)) {
       throw new IllegalArgumentException("pod " + pod.uid() + " already in the snapshot");
     }
-    addPodAt(pod, index);
+    topology.podAdded(pod, index);
   }
 
   private void addPodAt(CompiledPod pod, int index) {
@@ -359,6 +359,51 @@ public final class ClusterSnapshot {
     topology.podRemoved(pod, index);
     markRemoval(index);
     return true;
+  }
+
+  /**
+   * Closes node {@code index} to placements until the fork it was closed in is reverted, or it is
+   * {@linkplain #reopenNode reopened}: no pod is placed on it, while its pods, labels and resources count for everything else
+   * (topology counters, inter-pod affinity, the fit checks asked of it). A drain closes the node it empties.
+   */
+  public void closeNode(int index) {
+    checkIndex(index);
+    store.close(index);
+  }
+
+  /** True when node {@code index} is closed to placements. */
+  public boolean isClosed(int index) {
+    checkIndex(index);
+    return store.isClosed(index);
+  }
+
+  /** Opens node {@code index} to placements again (in the top layer: a revert undoes it). */
+  public void reopenNode(int index) {
+    checkIndex(index);
+    store.reopen(index);
+  }
+
+  /**
+   * Removes the pod with {@code uid} from node {@code index}, where it must be (else this throws and nothing
+   * changes): {@link #removePod} without looking the node up, for a caller that knows it (a drain).
+   */
+  public void removePodFrom(int index, String uid) {
+    removePodsFrom(index, List.of(uid));
+  }
+
+  /**
+   * Removes the pods with {@code uids} from node {@code index}, which must hold them all (else this throws): the same
+   * result as {@link #removePodFrom} for each in turn, in one pass over the node's pods when they come in its order.
+   */
+  public void removePodsFrom(int index, List<String> uids) {
+    checkIndex(index);
+    if (uids.isEmpty()) {
+      return;
+    }
+    for (CompiledPod pod : store.removePods(uids, index)) {
+      topology.podRemoved(pod, index);
+    }
+    markRemoval(index);
   }
 
   /**
@@ -424,7 +469,7 @@ public final class ClusterSnapshot {
     if (start < from || start >= to) {
       start = from;
     }
-    BitSet removed = store.removed();
+    BitSet removed = store.unavailable(); // removed or closed
     int found =
         memos != null
             ? memos.firstFit(pod, from, start, to, store.nodeCount(), removed, acceptable, i -> firstFailure(pod, i, null),

@@ -90,24 +90,60 @@ final class NodeState {
     for (int i = 0; i < podCount; i++) {
       CompiledPod p = pods[i];
       if (p.uid().equals(uid)) {
-        if (sharedPods) {
-          pods = Arrays.copyOf(pods, pods.length);
-          sharedPods = false;
-        }
+        ownPods();
         System.arraycopy(pods, i + 1, pods, i, podCount - i - 1);
         pods[--podCount] = null;
-        requested = plus(requested, p, -1);
-        if (p.isVirtual()) {
-          virtualRequested = plus(virtualRequested, p, -1);
-        } else if (p.isDaemonSetOrMirror()) {
-          apartRequested = plus(apartRequested, p, -1);
-        }
-        for (HostPort hp : p.hostPorts()) {
-          ports.remove(hp);
-        }
+        unaccount(p);
         return p;
       }
     }
     throw new IllegalStateException("pod " + uid + " not on node");
+  }
+
+  /**
+   * Removes the pods with {@code uids} and returns them in that order: the same state as {@link #remove} for each
+   * in turn. One pass over the pods when the UIDs come in the node's order (a drain's removals), then one
+   * {@link #remove} per UID the pass did not reach.
+   */
+  CompiledPod[] removeAll(List<String> uids) {
+    int k = uids.size();
+    CompiledPod[] out = new CompiledPod[k];
+    ownPods();
+    int j = 0;
+    int kept = 0;
+    for (int i = 0; i < podCount; i++) {
+      CompiledPod p = pods[i];
+      if (j < k && p.uid().equals(uids.get(j))) {
+        out[j++] = p;
+        unaccount(p);
+      } else {
+        pods[kept++] = p;
+      }
+    }
+    Arrays.fill(pods, kept, podCount, null);
+    podCount = kept;
+    for (; j < k; j++) {
+      out[j] = remove(uids.get(j));
+    }
+    return out;
+  }
+
+  private void ownPods() {
+    if (sharedPods) {
+      pods = Arrays.copyOf(pods, pods.length);
+      sharedPods = false;
+    }
+  }
+
+  private void unaccount(CompiledPod p) {
+    requested = plus(requested, p, -1);
+    if (p.isVirtual()) {
+      virtualRequested = plus(virtualRequested, p, -1);
+    } else if (p.isDaemonSetOrMirror()) {
+      apartRequested = plus(apartRequested, p, -1);
+    }
+    for (HostPort hp : p.hostPorts()) {
+      ports.remove(hp);
+    }
   }
 }

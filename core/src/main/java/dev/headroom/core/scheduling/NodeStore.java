@@ -3,6 +3,7 @@ package dev.headroom.core.scheduling;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 
 /**
  * The node store of a {@link ClusterSnapshot}: nodes and their pods by node index, as a base with a stack of
@@ -39,6 +40,8 @@ final class NodeStore {
     NodeState[] states;
     /** The removed set as seen from this layer, when this layer removed a node (a copy of the one below). */
     BitSet removed;
+    /** The closed set as seen from this layer, when this layer closed a node (a copy of the one below). */
+    BitSet closed;
     /** Name to index of nodes added in this layer (-1: removed in it). */
     final HashMap<String, Integer> nodeNames = new HashMap<>();
     /** Pod uid to node index of pods added in this layer (-1: removed in it, above the base). */
@@ -114,6 +117,9 @@ final class NodeStore {
     }
     if (c.removed != null) {
       p.removed = c.removed;
+    }
+    if (c.closed != null) {
+      p.closed = c.closed;
     }
     p.nodeNames.putAll(c.nodeNames);
     p.podNodes.putAll(c.podNodes);
@@ -268,7 +274,68 @@ final class NodeStore {
     if (top.removed != null && top.removed.get(id)) {
       top.removed.clear(id);
     }
+    if (top.closed != null && top.closed.get(id)) {
+      top.closed.clear(id);
+    }
+    unavailableFor = null;
     return id;
+  }
+
+  /**
+   * Closes node {@code index} to placements in this layer (a revert reopens it): it keeps its pods and counts for
+   * everything else, but {@link #unavailable()} holds it.
+   */
+  void close(int index) {
+    if (top.closed == null) {
+      BitSet inherited = closedSet(top.parent);
+      top.closed = inherited == null ? new BitSet() : (BitSet) inherited.clone();
+    }
+    top.closed.set(index);
+    unavailableFor = null;
+  }
+
+  /** Reopens node {@code index} to placements in this layer (a revert closes it again if it was closed below). */
+  void reopen(int index) {
+    BitSet seen = closedSet(top);
+    if (seen == null || !seen.get(index)) {
+      return;
+    }
+    if (top.closed == null) {
+      top.closed = (BitSet) seen.clone();
+    }
+    top.closed.clear(index);
+    unavailableFor = null;
+  }
+
+  /** True when node {@code index} is closed to placements. */
+  boolean isClosed(int index) {
+    BitSet c = closedSet(top);
+    return c != null && c.get(index);
+  }
+
+  /** The layer {@link #unavailable} was computed for (null: to be computed again), and its answer. */
+  private Layer unavailableFor;
+  private BitSet unavailable;
+
+  /**
+   * The nodes a placement skips as the top layer sees them: removed or closed; null when none is. Not to be modified;
+   * computed again after a node is added, removed or closed, or the top layer changes.
+   */
+  BitSet unavailable() {
+    if (unavailableFor != top) {
+      BitSet r = removedSet(top);
+      BitSet c = closedSet(top);
+      if (c == null) {
+        unavailable = r;
+      } else if (r == null) {
+        unavailable = c;
+      } else {
+        unavailable = (BitSet) r.clone();
+        unavailable.or(c);
+      }
+      unavailableFor = top;
+    }
+    return unavailable;
   }
 
   /** Puts {@code node} (a new version of the same name) at {@code index} in place, in every layer. */
@@ -283,6 +350,7 @@ final class NodeStore {
       top.removed = inherited == null ? new BitSet() : (BitSet) inherited.clone();
     }
     top.removed.set(index);
+    unavailableFor = null;
     writeState(top, index, REMOVED);
     top.nodeNames.put(nodes[index].name(), -1);
     top.liveNodes--;
@@ -295,6 +363,32 @@ final class NodeStore {
     top.podTotal++;
   }
 
+  /**
+   * Stores {@code pod} on node {@code index} unless a pod with its UID is stored already (then nothing changes and
+   * the answer is false). On the base the map's own answer says so, one look-up per pod instead of two.
+   */
+  boolean addPodIfAbsent(CompiledPod pod, int index) {
+    String uid = pod.uid();
+    Integer box = boxes.of(index);
+    if (top.parent == null) {
+      Integer was = top.podNodes.putIfAbsent(uid, box);
+      if (was != null) {
+        if (was >= 0) {
+          return false;
+        }
+        top.podNodes.put(uid, box); // a removal a commit left as -1
+      }
+    } else {
+      if (nodeOfPod(uid) >= 0) {
+        return false;
+      }
+      top.podNodes.put(uid, box);
+    }
+    stateForWrite(index).add(pod);
+    top.podTotal++;
+    return true;
+  }
+
   /** Removes the pod with {@code uid} from node {@code index}, which holds it, and returns it. */
   CompiledPod removePod(String uid, int index) {
     CompiledPod pod = stateForWrite(index).remove(uid);
@@ -305,6 +399,20 @@ final class NodeStore {
     }
     top.podTotal--;
     return pod;
+  }
+
+  /** Removes the pods with {@code uids} from node {@code index}, which holds them all; returns them in that order. */
+  CompiledPod[] removePods(List<String> uids, int index) {
+    CompiledPod[] out = stateForWrite(index).removeAll(uids);
+    for (String uid : uids) {
+      if (top.parent == null) {
+        top.podNodes.remove(uid);
+      } else {
+        top.podNodes.put(uid, -1);
+      }
+    }
+    top.podTotal -= out.length;
+    return out;
   }
 
   /**
@@ -351,6 +459,15 @@ final class NodeStore {
       layer.states = Arrays.copyOf(layer.states, Math.max(i + 1, layer.states.length * 2));
     }
     layer.states[i] = s;
+  }
+
+  private static BitSet closedSet(Layer from) {
+    for (Layer l = from; l != null; l = l.parent) {
+      if (l.closed != null) {
+        return l.closed;
+      }
+    }
+    return null;
   }
 
   private static BitSet removedSet(Layer from) {

@@ -217,8 +217,13 @@ final class PlacementMemos {
   private int scan(CompiledPod pod, Memo memo, int from, int to, BitSet removed, IntPredicate acceptable, NodeCheck check,
       SpreadSkip skip) {
     BitSet shapeFailed = memoForWrite(boxes.of(-1 - classShapes[pod.classId()]), null, 0).failed;
+    NodeFilter refusals = acceptable instanceof NodeFilter f ? f : null;
     for (int i = memo.failed.nextClearBit(from); i < to; i = memo.failed.nextClearBit(i + 1)) {
       if (removed != null && removed.get(i)) {
+        continue;
+      }
+      if (refusals != null && refusals.knownToRefuse(i)) {
+        // the caller refuses it whatever the predicates say (not remembered: another caller may accept it)
         continue;
       }
       if (shapeFailed.get(i)) {

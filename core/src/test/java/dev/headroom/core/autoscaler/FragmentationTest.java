@@ -60,6 +60,9 @@ class FragmentationTest {
       @Override public void removeNode(String nodeName) { fast.removeNode(nodeName); }
       @Override public void addPod(io.fabric8.kubernetes.api.model.Pod pod, String nodeName) { fast.addPod(pod, nodeName); }
       @Override public void removePod(io.fabric8.kubernetes.api.model.Pod pod) { fast.removePod(pod); }
+      @Override public void removePods(String nodeName, java.util.List<io.fabric8.kubernetes.api.model.Pod> pods) { fast.removePods(nodeName, pods); }
+      @Override public void closeNode(String nodeName) { fast.closeNode(nodeName); }
+      @Override public void reopenNode(String nodeName) { fast.reopenNode(nodeName); }
       @Override public java.util.List<io.fabric8.kubernetes.api.model.Pod> podsOn(String nodeName) { return fast.podsOn(nodeName); }
       @Override public java.util.Optional<String> schedule(io.fabric8.kubernetes.api.model.Pod pod, java.util.function.Predicate<String> ok) { return fast.schedule(pod, ok); }
       @Override public void fork() { fast.fork(); }

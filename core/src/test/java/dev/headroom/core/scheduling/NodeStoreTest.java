@@ -32,10 +32,12 @@ class NodeStoreTest {
     final List<Boolean> removed = new ArrayList<>();
     final List<List<String>> pods = new ArrayList<>();
     final List<Long> cpu = new ArrayList<>();
+    final List<Boolean> closed = new ArrayList<>();
     int lastMatch = -1;
 
     Model copy() {
       Model m = new Model();
+      m.closed.addAll(closed);
       m.names.addAll(names);
       m.removed.addAll(removed);
       for (List<String> p : pods) {
@@ -80,7 +82,7 @@ class NodeStoreTest {
     int serial = 0;
     for (int step = 0; step < 400; step++) {
       Model m = stack.get(stack.size() - 1);
-      int op = r.nextInt(12);
+      int op = r.nextInt(16);
       if (op == 0 && stack.size() < 5) {
         store.fork();
         stack.add(m.copy());
@@ -99,6 +101,7 @@ class NodeStoreTest {
         m.removed.add(false);
         m.pods.add(new ArrayList<>());
         m.cpu.add(0L);
+        m.closed.add(false);
       } else if (op == 5 && m.live() > 0) {
         int i = liveIndex(r, m);
         for (String uid : new ArrayList<>(m.pods.get(i))) {
@@ -132,6 +135,71 @@ class NodeStoreTest {
         store.removePod(uid, i);
         m.pods.get(i).remove(uid);
         m.cpu.set(i, m.cpu.get(i) - milli.get(uid));
+      } else if (op == 12 && m.podTotal() > 0) {
+        // a drain's batch: a random subset of one node's pods, in the node's order or shuffled
+        int i = r.nextInt(m.names.size());
+        while (m.pods.get(i).isEmpty()) {
+          i = (i + 1) % m.names.size();
+        }
+        List<String> batch = new ArrayList<>();
+        for (String uid : m.pods.get(i)) {
+          if (r.nextBoolean()) {
+            batch.add(uid);
+          }
+        }
+        if (r.nextInt(3) == 0) {
+          java.util.Collections.shuffle(batch, r);
+        }
+        CompiledPod[] out = store.removePods(batch, i);
+        assertThat(out).extracting(CompiledPod::uid).containsExactlyElementsOf(batch);
+        for (String uid : batch) {
+          m.pods.get(i).remove(uid);
+          m.cpu.set(i, m.cpu.get(i) - milli.get(uid));
+        }
+      } else if (op == 13 && m.live() > 0) {
+        int i = liveIndex(r, m);
+        if (m.podTotal() > 0 && r.nextBoolean()) {
+          // a UID already stored (on any node, in any layer): refused, nothing changes
+          int k = r.nextInt(m.names.size());
+          while (m.pods.get(k).isEmpty()) {
+            k = (k + 1) % m.names.size();
+          }
+          CompiledPod again = compiled.get(m.pods.get(k).get(0));
+          assertThat(store.addPodIfAbsent(again, i)).isFalse();
+        } else {
+          int cpu = 10 * (1 + r.nextInt(20));
+          CompiledPod p = null;
+          if (r.nextBoolean()) {
+            // a UID removed before (on the base, a commit may have left it as -1): accepted again
+            for (CompiledPod c : compiled.values()) {
+              boolean stored = false;
+              for (List<String> on : m.pods) {
+                stored |= on.contains(c.uid());
+              }
+              if (!stored) {
+                p = c;
+                cpu = milli.get(c.uid());
+                break;
+              }
+            }
+          }
+          if (p == null) {
+            p = pod("p-" + serial++, cpu);
+          }
+          compiled.put(p.uid(), p);
+          milli.put(p.uid(), cpu);
+          assertThat(store.addPodIfAbsent(p, i)).isTrue();
+          m.pods.get(i).add(p.uid());
+          m.cpu.set(i, m.cpu.get(i) + cpu);
+        }
+      } else if (op == 14 && m.live() > 0) {
+        int i = liveIndex(r, m);
+        store.close(i);
+        m.closed.set(i, true);
+      } else if (op == 15 && !m.names.isEmpty()) {
+        int i = r.nextInt(m.names.size());
+        store.reopen(i);
+        m.closed.set(i, false);
       } else if (op == 11 && stack.size() == 1 && m.podTotal() > 0) {
         int i = r.nextInt(m.names.size());
         if (!m.removed.get(i)) {
@@ -159,7 +227,10 @@ class NodeStoreTest {
     assertThat(store.liveNodeCount()).isEqualTo(m.live());
     assertThat(store.podCount()).isEqualTo(m.podTotal());
     assertThat(store.lastMatchIndex()).isEqualTo(m.lastMatch);
+    java.util.BitSet unavailable = store.unavailable();
     for (int i = 0; i < m.names.size(); i++) {
+      assertThat(store.isClosed(i)).as("closed %d", i).isEqualTo(m.closed.get(i));
+      assertThat(unavailable != null && unavailable.get(i)).as("unavailable %d", i).isEqualTo(m.closed.get(i) || m.removed.get(i));
       assertThat(store.node(i).name()).isEqualTo(m.names.get(i));
       assertThat(store.isRemoved(i)).as("removed %d", i).isEqualTo(m.removed.get(i));
       NodeState s = store.state(i);

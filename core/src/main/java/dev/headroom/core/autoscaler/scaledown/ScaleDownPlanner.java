@@ -116,6 +116,7 @@ public final class ScaleDownPlanner {
     for (Candidate c : candidates) {
       drain.consider(c);
     }
+    drain.end();
     // Unneeded timers: kept while a node stays removable, reset when it drops out.
     Instant now = in.now();
     Set<String> names = new HashSet<>();
@@ -203,18 +204,23 @@ public final class ScaleDownPlanner {
     final Instant now;
     final SchedulingSimulation sim;
     /**
-     * The nodes moved pods may go to: the input's destinations that have started, less the nodes this plan
-     * removed so far (one look-up per node a scan asks about, not one per condition).
+     * The nodes moved pods may go to: the input's destinations that have started. The nodes this plan removes are
+     * closed in the simulation instead (a candidate for its own trial, a removable one from then on), so this
+     * filter's answers hold for the whole plan and each node is asked once.
      */
     final Set<String> open;
+    final java.util.function.Predicate<String> accepts;
+    /** The nodes this plan closed, reopened when it ends (later steps of the loop place by their own filters). */
+    final List<String> closed = new ArrayList<>();
     final List<DrainRules.PdbBudget> budgets;
     final List<UnremovableNode> unremovable;
     final List<Removable> removable = new ArrayList<>();
-    // UIDs of pods an earlier removable candidate's simulation placed elsewhere: they must move again if their new node goes.
-    final Set<String> moved = new HashSet<>();
-    // Nodes such a simulation placed a moved pod on: a moved pod is on one of these (where it was last placed), so
-    // a candidate outside them has none and its pods need not be looked through.
-    final Set<String> receivers = new HashSet<>();
+    /**
+     * The pods an earlier removable candidate's simulation placed elsewhere, by the node they were placed on, in
+     * placement order: they must move again if that node goes. A node only receives while it is open and is
+     * drained at most once, so these are exactly its pods that moved, in the order the node holds them.
+     */
+    final Map<String, List<Pod>> movedOnto = new HashMap<>();
     int nonEmptyChecked;
 
     /** Moved pods may go to the input's destinations that have started (and are not removed by this plan). */
@@ -228,19 +234,24 @@ public final class ScaleDownPlanner {
           open.add(d);
         }
       }
+      this.accepts = open::contains;
       this.budgets = budgets;
       this.unremovable = unremovable;
+    }
+
+    /** Opens the nodes this plan closed: the removable ones stay empty, as the plan left them. */
+    void end() {
+      for (String n : closed) {
+        sim.reopenNode(n);
+      }
     }
 
     void consider(Candidate c) {
       String name = c.node().getMetadata().getName();
       List<Pod> toMove = new ArrayList<>(c.podsToMove());
-      if (!moved.isEmpty() && receivers.contains(name)) {
-        for (Pod p : sim.podsOn(name)) {
-          if (moved.contains(p.getMetadata().getUid())) {
-            toMove.add(p);
-          }
-        }
+      List<Pod> again = movedOnto.get(name);
+      if (again != null) {
+        toMove.addAll(again);
       }
       if (!c.podsToMove().isEmpty()) {
         if (nonEmptyChecked >= Math.max(options.scaleDownNonEmptyCandidatesCount(), 1)) {
@@ -252,14 +263,12 @@ public final class ScaleDownPlanner {
       sim.fork();
       boolean ok = true;
       String failedPod = null;
-      for (Pod p : toMove) {
-        sim.removePod(p);
-      }
-      // one filter object for this candidate's pods: its answers hold until the next candidate
-      java.util.function.Predicate<String> elsewhere = d -> !d.equals(name) && open.contains(d);
+      // the candidate takes none of its own pods: closed in this trial, and for good if it is removable
+      sim.closeNode(name);
+      sim.removePods(name, toMove);
       List<String> landed = new ArrayList<>(toMove.size());
       for (Pod p : toMove) {
-        java.util.Optional<String> to = sim.schedule(p, elsewhere);
+        java.util.Optional<String> to = sim.schedule(p, accepts);
         if (to.isEmpty()) {
           ok = false;
           failedPod = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
@@ -269,10 +278,11 @@ public final class ScaleDownPlanner {
       }
       if (ok) {
         sim.commit();
-        open.remove(name);
-        receivers.addAll(landed);
-        for (Pod p : toMove) {
-          moved.add(p.getMetadata().getUid());
+        closed.add(name);
+        movedOnto.remove(name);
+        for (int k = 0; k < toMove.size(); k++) {
+          Pod p = toMove.get(k);
+          movedOnto.computeIfAbsent(landed.get(k), d -> new ArrayList<>()).add(p);
           for (DrainRules.PdbBudget b : budgets) {
             if (b.matches(p)) {
               b.consume();
