@@ -54,6 +54,7 @@ public final class AutoscalerFlags {
       AutoscalerOptions.PROVISIONING_PASS,
       AutoscalerOptions.PROVISIONING_PASS_ESTIMATE_BUDGET,
       AutoscalerOptions.BYPASSED_SCHEDULER_NAMES,
+      AutoscalerOptions.NEW_POD_COOLDOWN,
       AutoscalerOptions.STANDBY_CAPACITY);
 
   /**

@@ -416,7 +416,7 @@ final class CalibrationRun {
         AutoscalerOptions.SCALE_DOWN_UTILIZATION_THRESHOLD, AutoscalerOptions.MAX_NODES_TOTAL,
         AutoscalerOptions.UNREMOVABLE_NODE_RECHECK_TIMEOUT, AutoscalerOptions.MAX_NODE_STARTUP_TIME,
         AutoscalerOptions.INITIAL_NODE_GROUP_BACKOFF_DURATION, AutoscalerOptions.MAX_NODE_GROUP_BACKOFF_DURATION,
-        AutoscalerOptions.NODE_GROUP_BACKOFF_RESET_TIMEOUT);
+        AutoscalerOptions.NODE_GROUP_BACKOFF_RESET_TIMEOUT, AutoscalerOptions.NEW_POD_COOLDOWN);
     for (AutoscalerOption<?> option : passed) {
       Object v = option.get(o);
       args.add("--" + option.key() + "=" + (v instanceof Duration d ? go(scaled(d)) : v));

@@ -4,6 +4,7 @@ import dev.headroom.controller.runtime.Ticker;
 import dev.headroom.core.autoscaler.Autoscaler;
 import dev.headroom.core.autoscaler.ClusterView;
 import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.LoopTrigger;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,15 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs core's {@code runOnce(now)} while this replica leads: every {@code --scan-interval} (fixed rate), and sooner when
- * {@link #trigger()} reports new demand (a pending pod the autoscaler would scale for), as the Cluster Autoscaler's
- * {@code loop.StartPodObserver} does, so a burst arriving at an idle loop is scaled for at once rather than up to one
- * interval later. Triggers are coalesced into one iteration, and held until the next regular iteration after an
- * iteration that scaled up or down: its nodes are given the interval to appear before the next decision (unlike CA,
- * which iterates again at once after a productive loop: on the compare bed that re-planned virtual pods onto new nodes
- * loop after loop, docs/peers.md 2026-12-04). Each leadership
- * term starts from a fresh {@link Iteration} (new autoscaler state, provider re-read from the cluster), as the upstream
- * autoscaler does after a restart. Tests call {@link #runOnce(Instant)} directly with their own clock.
+ * Runs core's {@code runOnce(now)} while this replica leads: every {@code --scan-interval} (fixed rate), and between
+ * scans when {@link #trigger(Instant)} reports new demand, by core's {@link dev.headroom.core.autoscaler.LoopTrigger}
+ * rule (the simulator follows the same rule): the woken iteration runs at the instant the trigger names (when the
+ * loop can first scale up for the pod), triggers are coalesced into one iteration, they are held until the next
+ * regular scan after an iteration that scaled up or down, and a woken iteration restarts the fixed rate. Each
+ * leadership term starts from a fresh {@link Iteration} (new autoscaler state, provider re-read from the cluster), as
+ * the upstream autoscaler does after a restart. Tests call {@link #runOnce(Instant)} directly with their own clock.
  */
 public final class AutoscalerLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AutoscalerLoop.class);
@@ -40,9 +39,10 @@ public final class AutoscalerLoop implements AutoCloseable {
   private final BooleanSupplier ready;
   private Iteration current;
   private Thread thread;
-  /** Guards {@link #triggered} and {@link #running}; notified by {@link #trigger()} and {@link #stop()}. */
+  /** Guards {@link #triggerAt} and {@link #running}; notified by {@link #trigger(Instant)} and {@link #stop()}. */
   private final Object wake = new Object();
-  private boolean triggered;
+  /** {@link Ticker#nanoTime()} of the earliest pending trigger, {@link Long#MAX_VALUE} for none. */
+  private long triggerAt = Long.MAX_VALUE;
   private boolean running;
   private volatile IterationResult last;
   private dev.headroom.core.autoscaler.PendingDemand.NotDemand loggedNotDemand = dev.headroom.core.autoscaler.PendingDemand.NotDemand.NONE;
@@ -125,7 +125,7 @@ public final class AutoscalerLoop implements AutoCloseable {
     lastTick = ticker.nanoTime();
     synchronized (wake) {
       running = true;
-      triggered = false;
+      triggerAt = Long.MAX_VALUE;
     }
     thread = new Thread(this::iterate, "headroom-autoscaler");
     thread.setDaemon(true);
@@ -133,27 +133,36 @@ public final class AutoscalerLoop implements AutoCloseable {
     LOG.info("autoscaler loop started (scan interval {})", interval);
   }
 
-  /**
-   * Asks for an iteration now rather than at the next scan interval (new demand was observed); several calls before
-   * the iteration starts make one iteration. Safe from any thread; does nothing while the loop is stopped.
-   */
+  /** Asks for an iteration now rather than at the next scan interval: {@link #trigger(Instant)} at the present. */
   public void trigger() {
+    trigger(clock.instant());
+  }
+
+  /**
+   * Asks for an iteration at {@code at} (at once when it has passed) rather than at the next scan interval; several
+   * triggers before it runs make one iteration, at the earliest of their instants. After an iteration that scaled up
+   * or down, triggers wait for the next regular scan.
+   */
+  public void trigger(Instant at) {
+    long delay = Math.max(0, Duration.between(clock.instant(), at).toNanos());
     synchronized (wake) {
-      triggered = true;
+      triggerAt = Math.min(triggerAt, ticker.nanoTime() + delay);
       wake.notifyAll();
     }
   }
 
-  /** The loop thread: waits for the next scan interval or a trigger, whichever comes first, then ticks. */
+  /** The loop thread: waits for the next scan interval or a due trigger, whichever comes first, then ticks. */
   private void iterate() {
     long intervalNanos = interval.toNanos();
     long next = ticker.nanoTime() + intervalNanos;
     boolean hold = false; // the last iteration scaled: triggers wait for the next regular iteration
     while (true) {
+      long began;
       synchronized (wake) {
         try {
-          while (running && (hold || !triggered)) {
-            long wait = next - ticker.nanoTime();
+          while (running) {
+            long due = hold ? next : Math.min(next, triggerAt);
+            long wait = due - ticker.nanoTime();
             if (wait <= 0) {
               break;
             }
@@ -166,13 +175,15 @@ public final class AutoscalerLoop implements AutoCloseable {
         if (!running) {
           return;
         }
-        triggered = false;
+        began = ticker.nanoTime();
+        if (triggerAt <= began) {
+          triggerAt = Long.MAX_VALUE; // served by this iteration; a later one stays pending
+        }
       }
-      long began = ticker.nanoTime();
       IterationResult r = tick();
       // fixed rate, as before: the next regular iteration one interval after this one began (at once if it overran)
       next = began + intervalNanos;
-      hold = r != null && (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty());
+      hold = LoopTrigger.holdsTriggers(r);
       if (Thread.currentThread().isInterrupted()) {
         return;
       }

@@ -82,7 +82,7 @@ public final class AutoscalerRuntime {
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
         () -> synced.isDone() && podGroups.hasSynced());
     // new demand starts an iteration at once instead of at the next scan interval
-    cache.informer(Pod.class).addEventHandler(new DemandTrigger(s.options().bypassedSchedulers(), loop::trigger));
+    cache.informer(Pod.class).addEventHandler(new DemandTrigger(s.options(), clock, loop::trigger));
     manager.add(new Manager.Runnable() {
       @Override
       public void start() {

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The loop's triggers: an iteration on {@link AutoscalerLoop#trigger()}, held after a productive one. */
+/** The loop's triggers: an iteration on {@link AutoscalerLoop#trigger(Instant)}, held after a productive one. */
 class AutoscalerLoopTriggerTest {
   /** Far beyond the tests' waits: any iteration they see was triggered. */
   private static final Duration HOUR = Duration.ofHours(1);
@@ -132,6 +132,35 @@ class AutoscalerLoopTriggerTest {
   }
 
   @Test
+  void aTriggerForALaterInstantRunsItsIterationThenAndNotBefore() {
+    start(StaticClusterView.builder().node(node("n1", "1", true)).build(), HOUR);
+    long asked = System.nanoTime();
+    loop.trigger(Instant.now().plusMillis(800));
+    loop.trigger(Instant.now().plusSeconds(600)); // coalesced with the earlier one
+    await().atMost(Duration.ofSeconds(10)).until(() -> loop.last() != null);
+    assertThat(Duration.ofNanos(System.nanoTime() - asked)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
+    int n = iterations.get();
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> iterations.get() == n);
+    assertThat(n).isEqualTo(1);
+  }
+
+  @Test
+  void newDemandWakesTheLoopWhenItsCooldownEnds() {
+    java.util.List<Instant> woken = new java.util.ArrayList<>();
+    Pod young = pending("young");
+    Instant now = CREATED.plusMillis(300);
+    new DemandTrigger(AutoscalerOptions.DEFAULTS, Clock.fixed(now, java.time.ZoneOffset.UTC), woken::add).onAdd(young);
+    // created at CREATED, so the scale-up step waits for more pods until CREATED + new-pod-cooldown (2 s)
+    assertThat(woken).containsExactly(CREATED.plus(AutoscalerOptions.DEFAULTS.newPodCooldown()));
+    AutoscalerOptions bypassing = AutoscalerOptions.builder().set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, "other").build();
+    new DemandTrigger(bypassing, Clock.fixed(now, java.time.ZoneOffset.UTC), woken::add).onAdd(young);
+    assertThat(woken).last().isEqualTo(now); // no cooldown with bypassed schedulers
+    AutoscalerOptions none = AutoscalerOptions.builder().set(AutoscalerOptions.NEW_POD_COOLDOWN, Duration.ZERO).build();
+    new DemandTrigger(none, Clock.fixed(now, java.time.ZoneOffset.UTC), woken::add).onAdd(young);
+    assertThat(woken).last().isEqualTo(now);
+  }
+
+  @Test
   void withoutTriggersItIteratesEveryScanInterval() {
     start(StaticClusterView.builder().node(node("n1", "1", true)).build(), Duration.ofMillis(200));
     await().atMost(Duration.ofSeconds(10)).until(() -> iterations.get() >= 3);
@@ -140,7 +169,8 @@ class AutoscalerLoopTriggerTest {
   @Test
   void demandWakesTheLoopOnlyWhenAPodBecomesDemand() {
     AtomicInteger woken = new AtomicInteger();
-    DemandTrigger t = new DemandTrigger(java.util.Set.of(), woken::incrementAndGet);
+    Clock later = Clock.fixed(CREATED.plusSeconds(60), java.time.ZoneOffset.UTC);
+    DemandTrigger t = new DemandTrigger(AutoscalerOptions.DEFAULTS, later, at -> woken.incrementAndGet());
     Pod fresh = pending("fresh");
     fresh.setStatus(null); // not tried by its scheduler yet: not demand without a bypassed scheduler
     Pod marked = pending("fresh");
@@ -156,7 +186,8 @@ class AutoscalerLoopTriggerTest {
     assertThat(woken).hasValue(1);
     t.onAdd(marked);
     assertThat(woken).hasValue(2);
-    DemandTrigger bypassing = new DemandTrigger(java.util.Set.of("default-scheduler"), woken::incrementAndGet);
+    DemandTrigger bypassing = new DemandTrigger(AutoscalerOptions.builder()
+        .set(AutoscalerOptions.BYPASSED_SCHEDULER_NAMES, "default-scheduler").build(), later, at -> woken.incrementAndGet());
     bypassing.onAdd(fresh);
     assertThat(woken).hasValue(3);
   }

@@ -44,13 +44,6 @@ import java.util.function.Supplier;
  */
 public final class Autoscaler {
 
-  /**
-   * While every pod left is younger than this the loop waits for more ({@code allPodsAreNew}), unless schedulers are
-   * bypassed: the Cluster Autoscaler skips that wait with {@code --bypassed-scheduler-names}, which is set to react
-   * at once ({@code core/static_autoscaler.go}, {@code len(a.BypassedSchedulers) == 0 && allPodsAreNew(...)}).
-   */
-  static final Duration NEW_POD_COOLDOWN = Duration.ofSeconds(2);
-
   private final AutoscalerOptions options;
   private final ClusterView cluster;
   private final NodeGroupProvider provider;
@@ -419,7 +412,7 @@ public final class Autoscaler {
         oldest = c;
       }
     }
-    if (bypassedSchedulers.isEmpty() && oldest != null && !real.isEmpty() && oldest.plus(NEW_POD_COOLDOWN).isAfter(world.now())
+    if (bypassedSchedulers.isEmpty() && oldest != null && !real.isEmpty() && oldest.plus(options.newPodCooldown()).isAfter(world.now())
         && oldest != Instant.MIN) {
       return new ScaleUpOutcome(ScaleUpResult.ScaleUpInCooldown, List.of(), Map.of(), List.of(), reasons, null);
     }

@@ -49,6 +49,7 @@ public record AutoscalerOptions(
     Duration nodeGroupBackoffResetTimeout,
     int expendablePodsPriorityCutoff,
     Duration newPodScaleUpDelay,
+    Duration newPodCooldown,
     int maxTotalUnreadyPercentage,
     int okTotalUnreadyCount,
     boolean scaleUpFromZero,
@@ -152,6 +153,14 @@ public record AutoscalerOptions(
   public static final AutoscalerOption<Duration> NEW_POD_SCALE_UP_DELAY = option("new-pod-scale-up-delay", "newPodScaleUpDelay", OptionType.DURATION, Duration.ZERO,
       AutoscalerOptions::newPodScaleUpDelay,
       "pods younger than this are not yet demand");
+  /**
+   * The Cluster Autoscaler's {@code unschedulablePodTimeBuffer} ({@code core/static_autoscaler.go}, {@code allPodsAreNew}),
+   * a constant there and an option here so that a time-compressed run (the calibration harness) can scale it with
+   * every other timer.
+   */
+  public static final AutoscalerOption<Duration> NEW_POD_COOLDOWN = option("new-pod-cooldown", "newPodCooldown", OptionType.DURATION, Duration.ofSeconds(2),
+      AutoscalerOptions::newPodCooldown,
+      "while every pending pod is younger than this, the loop waits an iteration for more (CA's fixed unschedulablePodTimeBuffer); not with bypassed-scheduler-names");
   public static final AutoscalerOption<Integer> MAX_TOTAL_UNREADY_PERCENTAGE = option("max-total-unready-percentage", "maxTotalUnreadyPercentage", OptionType.INT, 45,
       AutoscalerOptions::maxTotalUnreadyPercentage,
       "the cluster is unhealthy (no autoscaling) above this percentage of unready nodes");
@@ -229,6 +238,7 @@ public record AutoscalerOptions(
       NODE_GROUP_BACKOFF_RESET_TIMEOUT,
       EXPENDABLE_PODS_PRIORITY_CUTOFF,
       NEW_POD_SCALE_UP_DELAY,
+      NEW_POD_COOLDOWN,
       MAX_TOTAL_UNREADY_PERCENTAGE,
       OK_TOTAL_UNREADY_COUNT,
       SCALE_UP_FROM_ZERO,
@@ -362,6 +372,7 @@ public record AutoscalerOptions(
           value(NODE_GROUP_BACKOFF_RESET_TIMEOUT),
           value(EXPENDABLE_PODS_PRIORITY_CUTOFF),
           value(NEW_POD_SCALE_UP_DELAY),
+          value(NEW_POD_COOLDOWN),
           value(MAX_TOTAL_UNREADY_PERCENTAGE),
           value(OK_TOTAL_UNREADY_COUNT),
           value(SCALE_UP_FROM_ZERO),

@@ -65,6 +65,7 @@ public final class SimCluster {
   private final java.util.Set<String> liveNames = new java.util.HashSet<>();
   private final Map<String, long[]> ownerVersions = new java.util.HashMap<>();
   private final List<Consumer<SimPod>> podListListeners = new ArrayList<>();
+  private final List<Consumer<SimPod>> podChangeListeners = new ArrayList<>();
   /** Template tokens by template object (identity), then namespace, priority and labels. */
   private final Map<PodSpec, Map<List<Object>, String>> templateTokens = new java.util.IdentityHashMap<>();
   private long templateSeq;
@@ -246,6 +247,7 @@ public final class SimCluster {
         .computeIfAbsent(pod.getMetadata().getLabels(), k -> new LinkedHashMap<>()).put(p.uid(), p);
     p.watch(x -> {
       podChanges.changed(x.pod());
+      podChanged(x);
       ownerChanged(x.owner());
       if (x.pod().getMetadata().getDeletionTimestamp() != null && x.state() != SimPod.State.GONE) {
         terminating.add(x.uid());
@@ -254,6 +256,7 @@ public final class SimCluster {
     });
     podListChanged(p);
     podChanges.changed(pod);
+    podChanged(p);
     ownerChanged(owner);
     version++;
     schedulerTrigger.run();
@@ -368,6 +371,21 @@ public final class SimCluster {
    */
   public void onPodListChange(Consumer<SimPod> listener) {
     podListListeners.add(listener);
+  }
+
+  /**
+   * Registers a listener told of every pod created and every change of a live pod's object (bound, marked
+   * unschedulable, nominated, Ready, marked for deletion), as an informer's add and update events are; the object is
+   * changed in place, so a listener that needs the state before keeps it itself.
+   */
+  public void onPodChange(Consumer<SimPod> listener) {
+    podChangeListeners.add(listener);
+  }
+
+  private void podChanged(SimPod p) {
+    for (Consumer<SimPod> l : podChangeListeners) {
+      l.accept(p);
+    }
   }
 
   private void podListChanged(SimPod p) {

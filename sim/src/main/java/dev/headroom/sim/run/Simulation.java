@@ -4,6 +4,7 @@ import dev.headroom.core.autoscaler.Autoscaler;
 import dev.headroom.core.autoscaler.AutoscalerOptions;
 import dev.headroom.core.autoscaler.AutoscalerState;
 import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.autoscaler.LoopTrigger;
 import dev.headroom.core.autoscaler.SnapshotSimulation;
 import dev.headroom.core.buffer.BufferSettings;
 import dev.headroom.sim.adapters.SimBuffers;
@@ -226,8 +227,21 @@ public final class Simulation {
     fragmentation = new FragmentationSamples(chunkShapes(strategy, scenario));
     autoscaler = new Autoscaler(options, new SimClusterView(cluster, buffers, this::podGroups), provider, e -> {},
         buffers == null ? (b, c) -> {} : buffers::writeConditions, new AutoscalerState(options), cachedSimulations());
-    long scan = options.scanInterval().toMillis();
-    every(scan, scan, end, Phase.AUTOSCALER, this::autoscale);
+    // the loop's timing as headroom run's: every scan interval, and sooner for new pending demand (core's LoopTrigger)
+    LoopSchedule loop = new LoopSchedule(events, options.scanInterval().toMillis(), end, this::autoscale);
+    java.util.Set<String> demand = new java.util.HashSet<>(); // uids of pods that are pending demand now
+    cluster.onPodChange(p -> {
+      if (!LoopTrigger.demand(p.pod(), options.bypassedSchedulers())) {
+        demand.remove(p.uid());
+      } else if (demand.add(p.uid())) {
+        loop.trigger(VirtualClock.millisOf(LoopTrigger.wakeAt(p.pod(), options, clock.instant())));
+      }
+    });
+    cluster.onPodListChange(p -> {
+      if (p.state() == SimPod.State.GONE) {
+        demand.remove(p.uid());
+      }
+    });
 
     // load and metrics at every tick, then the tick's record
     events.at(0, Phase.RECORD, () -> record(0));
@@ -329,13 +343,13 @@ public final class Simulation {
    * terminating (its grace period runs on the clock), and none of the memory's clocks (unremovable rechecks,
    * cooldowns) has been reached since (see {@link dev.headroom.core.autoscaler.AutoscalerState#clockReached}).
    */
-  private void autoscale() {
+  private IterationResult autoscale() {
     java.time.Instant now = clock.instant();
     if (skipIdleLoops && lastLoopIdle && cluster.version() == loopVersion && !cluster.anyTerminating()
         && !autoscaler.state().clockReached(lastLoopAt, now, autoscalerOptions)) {
       loopsSkipped++;
       fragmentation.repeat();
-      return;
+      return null;
     }
     AutoscalerState.Memory before = skipIdleLoops ? autoscaler.state().memory() : null;
     IterationResult r = autoscaler.runOnce(now);
@@ -350,6 +364,7 @@ public final class Simulation {
     lastLoopIdle = skipIdleLoops && idle(r) && autoscaler.state().memory().equals(before);
     lastLoopAt = now;
     loopVersion = cluster.version();
+    return r;
   }
 
   /** True when the iteration acted on nothing and found nothing to act on later. */
