@@ -287,7 +287,7 @@ public final class ProvisioningRequests {
           continue;
         }
         if (taken) {
-          decide(pr, Action.WAITING, "another request is taken up in this loop");
+          decide(pr, Action.WAITING, "");
           continue;
         }
         RequestPods.Built built = RequestPods.of(pr, cluster::podTemplate);
