@@ -241,4 +241,43 @@ class ProvisioningRequestLoopTest {
     assertThat(r.decisions()).extracting(Decision::key)
         .containsExactly("default/broken", "default/first", "default/other-class", "default/second");
   }
+
+  @Test
+  void bookedCapacityIsNotBufferCapacity() {
+    Condition provisioned = new Condition(T0.minusSeconds(60).toString(), CAPACITY_IS_FOUND_MSG, null, CAPACITY_IS_FOUND_REASON, TRUE, PROVISIONED);
+    Fixtures.World w = world(10, 1);
+    w.templates.put("chunk", Fixtures.podTemplate("chunk", "1", "1Gi"));
+    w.buffers.add(Fixtures.buffer("buf", "chunk", 3));
+    Run without = run(w, AutoscalerOptions.DEFAULTS);
+    assertThat(without.result().buffers()).singleElement().satisfies(b -> assertThat(b.onExistingNodes()).isEqualTo(3));
+    assertThat(w.calls).isEmpty();
+
+    Fixtures.World booked = world(10, 1);
+    booked.templates.put("chunk", Fixtures.podTemplate("chunk", "1", "1Gi"));
+    booked.buffers.add(Fixtures.buffer("buf", "chunk", 3));
+    booked.provisioningRequests.add(request("held", CC, 2, provisioned));
+    Run with = run(booked, AutoscalerOptions.DEFAULTS);
+    assertThat(with.result().buffers()).singleElement().satisfies(b -> {
+      assertThat(b.onExistingNodes()).isEqualTo(2);
+      assertThat(b.onNewNodes()).isEqualTo(1);
+    });
+    assertThat(booked.calls).containsExactly("increase ng 1");
+  }
+
+  @Test
+  void scaleDownKeepsANodeThatHoldsBookedCapacity() {
+    Condition provisioned = new Condition(T0.minusSeconds(60).toString(), CAPACITY_IS_FOUND_MSG, null, CAPACITY_IS_FOUND_REASON, TRUE, PROVISIONED);
+    Fixtures.World w = world(10, 2);
+    w.pods.add(Fixtures.pod("busy", "3", "1Gi", "ng-0"));
+    Run without = run(w, AutoscalerOptions.DEFAULTS);
+    assertThat(without.result().unneededNodes()).extracting(IterationResult.UnneededNode::node).containsExactly("ng-1");
+
+    Fixtures.World booked = world(10, 2);
+    booked.pods.add(Fixtures.pod("busy", "3", "1Gi", "ng-0"));
+    booked.provisioningRequests.add(request("held", CC, 2, provisioned));
+    Run with = run(booked, AutoscalerOptions.DEFAULTS);
+    // first fit: one booked pod in ng-0's last free CPU, the other on ng-1, which has nowhere to move it
+    assertThat(with.round().booked()).extracting(p -> p.getSpec().getNodeName()).containsExactly("ng-0", "ng-1");
+    assertThat(with.result().unneededNodes()).isEmpty();
+  }
 }
