@@ -98,6 +98,111 @@ public final class ProvisioningRequests {
     return new Round(cluster, now);
   }
 
+  /**
+   * A long-lived driver for an autoscaler built once over {@link Loop#view()} (the cluster runtime's): each
+   * {@link Loop#runOnce} begins a round over {@code cluster}, runs the iteration over the round's view and finishes
+   * the round through {@code writer}.
+   */
+  public Loop loop(ClusterView cluster, ProvisioningRequestStatusWriter writer) {
+    return new Loop(cluster, writer);
+  }
+
+  /** See {@link #loop}. */
+  public final class Loop {
+    private final ClusterView cluster;
+    private final ProvisioningRequestStatusWriter writer;
+    private volatile ClusterView current;
+    /** Whether the last round had requests: the pod change log is passed through only between rounds without any. */
+    private volatile boolean hadRequests = true;
+    private final ClusterView view;
+
+    Loop(ClusterView cluster, ProvisioningRequestStatusWriter writer) {
+      this.cluster = cluster;
+      this.writer = writer;
+      this.current = cluster;
+      this.view = new Delegating();
+    }
+
+    /** The view to build the autoscaler over: the current round's. */
+    public ClusterView view() {
+      return view;
+    }
+
+    /** One iteration of {@code autoscaler} (built over {@link #view()}) at {@code now}, with its round. */
+    public IterationResult runOnce(java.util.function.Function<Instant, IterationResult> autoscaler, Instant now) {
+      Round round = begin(cluster, now);
+      boolean any = !round.current.isEmpty();
+      boolean passChanges = !any && !hadRequests;
+      hadRequests = any;
+      current = passChanges ? new ChangesPassed(round.view()) : round.view();
+      IterationResult r = autoscaler.apply(now);
+      round.finish(r, writer);
+      return r;
+    }
+
+    /** The round's view, with the cluster's pod change log, filtered as the view's pods are. */
+    private final class ChangesPassed extends Forwarding {
+      ChangesPassed(ClusterView v) {
+        super(v);
+      }
+
+      @Override
+      public Optional<PodChanges> podChangesSince(long cursor) {
+        return cluster.podChangesSince(cursor).map(c -> {
+          List<Pod> changed = new ArrayList<>();
+          List<String> deleted = new ArrayList<>(c.deleted());
+          for (Pod p : c.changed()) {
+            if (pendingConsumer(p)) {
+              deleted.add(p.getMetadata().getUid());
+            } else {
+              changed.add(p);
+            }
+          }
+          return new PodChanges(c.cursor(), changed, deleted);
+        });
+      }
+    }
+
+    private final class Delegating extends Forwarding {
+      Delegating() {
+        super(null);
+      }
+
+      @Override
+      ClusterView target() {
+        return current;
+      }
+    }
+  }
+
+  /** A view forwarding every read to {@link #target()}. */
+  private static class Forwarding implements ClusterView {
+    private final ClusterView v;
+
+    Forwarding(ClusterView v) {
+      this.v = v;
+    }
+
+    ClusterView target() {
+      return v;
+    }
+
+    @Override public List<Node> nodes() { return target().nodes(); }
+    @Override public List<Pod> pods() { return target().pods(); }
+    @Override public Optional<PodChanges> podChangesSince(long cursor) { return target().podChangesSince(cursor); }
+    @Override public List<PodDisruptionBudget> podDisruptionBudgets() { return target().podDisruptionBudgets(); }
+    @Override public PodGroups podGroups() { return target().podGroups(); }
+    @Override public List<ProvisioningRequest> provisioningRequests() { return target().provisioningRequests(); }
+    @Override public List<CapacityBuffer> buffers() { return target().buffers(); }
+    @Override public Optional<PodTemplate> podTemplate(String namespace, String name) { return target().podTemplate(namespace, name); }
+  }
+
+  /** A pending pod that consumes a request: no demand of its own (CA's {@code ProvisioningRequestPodsFilter}). */
+  static boolean pendingConsumer(Pod p) {
+    boolean pending = p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty();
+    return pending && RequestPods.consumedRequest(p).isPresent();
+  }
+
   /** The requests in the order they are taken up: oldest first, then namespace and name. */
   static List<ProvisioningRequest> ordered(List<ProvisioningRequest> requests) {
     List<ProvisioningRequest> out = new ArrayList<>(requests);
@@ -131,9 +236,12 @@ public final class ProvisioningRequests {
       for (StatusUpdate u : RequestLifecycle.refresh(requests, settings.processorInstance(), now, RequestLifecycle.MAX_UPDATED)) {
         apply(u);
       }
-      SchedulingSimulation sim = load();
-      book(sim);
-      takeUp(sim);
+      if (!requests.isEmpty()) {
+        // the simulation of the existing nodes is built only when a round has requests
+        SchedulingSimulation sim = load();
+        book(sim);
+        takeUp(sim);
+      }
       this.view = new View();
     }
 
