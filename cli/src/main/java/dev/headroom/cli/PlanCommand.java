@@ -105,9 +105,9 @@ public final class PlanCommand implements Callable<Integer> {
       return 1;
     }
     if (output == Format.json) {
-      out.println(OutputSerialization.INSTANCE.asJson(PlanReport.tree(result.run().result())));
+      out.println(OutputSerialization.INSTANCE.asJson(PlanReport.tree(result.run().result(), result.provisioningRequests())));
     } else {
-      out.print(PlanReport.text(result.run().result()));
+      out.print(PlanReport.text(result.run().result(), result.provisioningRequests()));
     }
     out.flush();
     return 0;

@@ -1,6 +1,7 @@
 package dev.headroom.cli;
 
 import dev.headroom.core.autoscaler.IterationResult;
+import dev.headroom.core.provisioning.ProvisioningRequests;
 import dev.headroom.core.autoscaler.IterationResult.BufferOutcome;
 import dev.headroom.core.autoscaler.IterationResult.PendingPods;
 import dev.headroom.core.autoscaler.IterationResult.ScaleDownDecision;
@@ -34,6 +35,8 @@ final class PlanReport {
   static final String SCALE_DOWN = "scaleDown";
   static final String UNNEEDED_NODES = "unneededNodes";
   static final String UNREMOVABLE_NODES = "unremovableNodes";
+  /** Present only when the input has ProvisioningRequests. */
+  static final String PROVISIONING_REQUESTS = "provisioningRequests";
   /** Present only when the iteration kept standby capacity ({@code --standby-capacity} and a group with spec.standby). */
   static final String STANDBY = "standby";
 
@@ -171,6 +174,53 @@ final class PlanReport {
       out.put(STANDBY, standby);
     }
     return out;
+  }
+
+  /** {@link #tree(IterationResult)} and each ProvisioningRequest's part in the iteration, when there are any. */
+  static Map<String, Object> tree(IterationResult r, List<ProvisioningRequests.Decision> requests) {
+    Map<String, Object> out = tree(r);
+    if (!requests.isEmpty()) {
+      List<Object> list = new ArrayList<>();
+      for (ProvisioningRequests.Decision d : requests) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("request", d.key());
+        m.put("provisioningClassName", d.className());
+        m.put("action", d.action().name());
+        m.put("detail", d.detail());
+        m.put("conditions", conditions(d.changed()));
+        list.add(m);
+      }
+      out.put(PROVISIONING_REQUESTS, list);
+    }
+    return out;
+  }
+
+  /** {@link #text(IterationResult)} and a ProvisioningRequests section, when there are any. */
+  static String text(IterationResult r, List<ProvisioningRequests.Decision> requests) {
+    StringBuilder sb = new StringBuilder(text(r));
+    if (!requests.isEmpty()) {
+      String nl = System.lineSeparator();
+      sb.append(nl).append("ProvisioningRequests:").append(nl);
+      for (ProvisioningRequests.Decision d : requests) {
+        sb.append("  ").append(d.key()).append(" (").append(d.className()).append("): ").append(describe(d)).append(nl);
+        appendConditions(sb, d.changed(), nl);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String describe(ProvisioningRequests.Decision d) {
+    String what = switch (d.action()) {
+      case UNSUPPORTED -> "ignored";
+      case DONE -> "done";
+      case BOOKED -> "provisioned, capacity booked";
+      case BACKED_OFF -> "waiting for its retry";
+      case WAITING -> "waiting (one request is taken up per loop)";
+      case DECIDED -> "decided";
+      case SCALING_UP -> "scaled up for all-or-nothing";
+      case INVALID -> "its pods cannot be made";
+    };
+    return d.detail().isEmpty() ? what : what + " (" + d.detail() + ")";
   }
 
   /** The readable summary. */

@@ -1,6 +1,10 @@
 package dev.headroom.cli;
 
 import dev.headroom.api.CapacityBufferVersion;
+import dev.headroom.api.provisioningrequest.v1.ProvisioningRequest;
+import dev.headroom.core.autoscaler.SnapshotSimulation;
+import dev.headroom.core.provisioning.ProvisioningRequestStatusWriter;
+import dev.headroom.core.provisioning.ProvisioningRequests;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import dev.headroom.cli.input.InputDocument;
 import dev.headroom.cli.input.InputException;
@@ -38,12 +42,21 @@ import java.util.Set;
  */
 public final class Planner {
 
-  /** What plan read and decided. */
-  public record Result(DryRun run, List<String> diagnostics, boolean failed) {}
+  /**
+   * What plan read and decided; {@code provisioningRequests} is each ProvisioningRequest's part in the iteration
+   * (empty without any).
+   */
+  public record Result(DryRun run, List<String> diagnostics, boolean failed,
+      List<ProvisioningRequests.Decision> provisioningRequests) {
+    public Result(DryRun run, List<String> diagnostics, boolean failed) {
+      this(run, diagnostics, failed, List.of());
+    }
+  }
 
   /** The kinds plan reads besides those of explain. */
   static final String READS = "NodeGroup (headroom.dev/v1alpha1), Node, Pod, PodDisruptionBudget, "
-      + "PodGroup (scheduling.x-k8s.io, scheduling.volcano.sh), and what explain reads";
+      + "PodGroup (scheduling.x-k8s.io, scheduling.volcano.sh), ProvisioningRequest (autoscaling.x-k8s.io/v1, v1beta1), "
+      + "and what explain reads";
 
   /** Prefix of the UID given to an input buffer that has none. */
   static final String SYNTHETIC_UID_PREFIX = "plan-";
@@ -107,6 +120,8 @@ public final class Planner {
                 "Node " + n.getMetadata().getName() + ": annotation " + Nodes.UNNEEDED_SINCE + " \"" + since + "\" is not an RFC 3339 time");
           }
           nodes.add(n);
+        } else if (isProvisioningRequest(doc)) {
+          view.provisioningRequest(provisioningRequest(doc));
         } else if (podGroupSource(doc).isPresent()) {
           view.podGroup(podGroup(doc, podGroupSource(doc).get()));
         } else if (doc.is("policy/v1", "PodDisruptionBudget")) {
@@ -172,8 +187,64 @@ public final class Planner {
     view.nodes(nodes);
     StaticClusterView built = view.build();
     AutoscalerOptions used = whole != null && beyondBudget(options, groups.values(), built) ? whole : options;
-    DryRun run = DryRun.of(used, built, List.copyOf(groups.values()), now);
-    return new Result(run, diagnostics, false);
+    if (built.provisioningRequests().isEmpty()) {
+      return new Result(DryRun.of(used, built, List.copyOf(groups.values()), now), diagnostics, false);
+    }
+    ProvisioningRequests.Round round = new ProvisioningRequests(ProvisioningRequests.Settings.DEFAULTS, SnapshotSimulation::new)
+        .begin(built, now);
+    DryRun run = DryRun.of(used, round.view(), List.copyOf(groups.values()), now);
+    return new Result(run, diagnostics, false, round.finish(run.result(), ProvisioningRequestStatusWriter.NONE));
+  }
+
+  private static boolean isProvisioningRequest(InputDocument doc) {
+    return ProvisioningRequest.KIND.equals(doc.kind())
+        && (ProvisioningRequest.API_VERSION.equals(doc.apiVersion()) || V1BETA1.equals(doc.apiVersion()));
+  }
+
+  /** The served, deprecated version of the ProvisioningRequest CRD: the same fields as v1. */
+  private static final String V1BETA1 = ProvisioningRequest.GROUP + "/v1beta1";
+
+  /**
+   * A ProvisioningRequest document, checked as its CRD's schema would admit it (the fields Headroom reads), each
+   * error at its field's line.
+   */
+  private ProvisioningRequest provisioningRequest(InputDocument doc) throws InputException {
+    String name = doc.name();
+    if (name.isEmpty()) {
+      throw new InputException(doc.position(), "ProvisioningRequest without metadata.name");
+    }
+    String what = "ProvisioningRequest " + name + ": ";
+    if (!(doc.raw().get("spec") instanceof Map<?, ?> spec)) {
+      throw new InputException(doc.position(), what + "spec is required");
+    }
+    Object cls = spec.get("provisioningClassName");
+    if (!(cls instanceof String c) || c.isEmpty()) {
+      throw new InputException(at(doc, "spec.provisioningClassName"), what + "spec.provisioningClassName is required"
+          + (cls == null ? "" : ", a non-empty string"));
+    }
+    if (!(spec.get("podSets") instanceof List<?> sets) || sets.isEmpty() || sets.size() > 32) {
+      throw new InputException(at(doc, "spec.podSets"), what + "spec.podSets must be a list of 1 to 32 items");
+    }
+    for (int i = 0; i < sets.size(); i++) {
+      String at = "spec.podSets[" + i + "]";
+      Map<?, ?> set = sets.get(i) instanceof Map<?, ?> m ? m : Map.of();
+      Object ref = set.get("podTemplateRef") instanceof Map<?, ?> r ? r.get("name") : null;
+      if (!(ref instanceof String r) || r.isEmpty()) {
+        throw new InputException(at(doc, at + ".podTemplateRef.name"), what + at + ".podTemplateRef.name is required");
+      }
+      Object count = set.get("count");
+      if (!(count instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.doubleValue() < 1
+          || n.doubleValue() > Integer.MAX_VALUE) {
+        throw new InputException(at(doc, at + ".count"), what + at + ".count must be an integer of at least 1"
+            + (count == null ? "" : ", not " + count));
+      }
+    }
+    ProvisioningRequest pr = namespaced(doc.as(ProvisioningRequest.class));
+    pr.setApiVersion(ProvisioningRequest.API_VERSION);
+    if (pr.getMetadata().getUid() == null || pr.getMetadata().getUid().isEmpty()) {
+      pr.getMetadata().setUid(SYNTHETIC_UID_PREFIX + pr.getMetadata().getNamespace() + "-" + name);
+    }
+    return pr;
   }
 
   /** (groups below their maximum) × (unbound pods) over the estimate budget, or a budget of 0. */

@@ -79,7 +79,7 @@ public final class CrdPostProcessor {
     }
   }
 
-  private static void write(Path out, String content) throws IOException {
+  static void write(Path out, String content) throws IOException {
     if (out.toAbsolutePath().getParent() != null) {
       Files.createDirectories(out.toAbsolutePath().getParent());
     }
@@ -93,7 +93,12 @@ public final class CrdPostProcessor {
 
   /** Renders a CRD tree as YAML with sorted keys and the "generated" header. */
   public static String render(ObjectNode crd) {
-    return HEADER + YAML.writeValueAsString(sorted(crd));
+    return HEADER + body(crd);
+  }
+
+  /** A CRD tree as YAML with sorted keys, no header. */
+  static String body(ObjectNode crd) {
+    return YAML.writeValueAsString(sorted(crd));
   }
 
   /** Applies every post-processing step to a copy of the generated CRD. */
@@ -116,7 +121,7 @@ public final class CrdPostProcessor {
       ((ObjectNode) spec.path("properties").path("limits").path("additionalProperties"))
           .put("pattern", QUANTITY_PATTERN);
       ObjectNode conditions = (ObjectNode) root.path("properties").path("status").path("properties").path("conditions");
-      conditions.set("items", conditionSchema());
+      conditions.set("items", conditionSchema("buffer"));
       conditions.put("x-kubernetes-list-type", "map");
       conditions.set("x-kubernetes-list-map-keys", NODES.arrayNode().add("type"));
       integralMinimums(root);
@@ -150,17 +155,19 @@ public final class CrdPostProcessor {
     properties.set("metadata", NODES.objectNode().put("type", "object"));
   }
 
-  private static ObjectNode conditionSchema() {
+  /** The {@code metav1.Condition} item schema; {@code subject} names the object in the descriptions. */
+  static ObjectNode conditionSchema(String subject) {
     ObjectNode props = NODES.objectNode();
     props.set("type", NODES.objectNode().put("type", "string").put("maxLength", 316)
         .put("pattern", CONDITION_TYPE_PATTERN)
-        .put("description", "The aspect of the buffer this condition describes, in CamelCase or domain/CamelCase."));
+        .put("description", "The aspect of the " + subject
+            + " this condition describes, in CamelCase or domain/CamelCase."));
     props.set("status", NODES.objectNode().put("type", "string")
         .<ObjectNode>set("enum", NODES.arrayNode().add("True").add("False").add("Unknown"))
         .put("description", "Whether the condition holds: True, False or Unknown."));
     props.set("observedGeneration", NODES.objectNode().put("type", "integer").put("format", "int64")
         .put("minimum", 0)
-        .put("description", "The buffer's metadata.generation that the condition was computed from."));
+        .put("description", "The " + subject + "'s metadata.generation that the condition was computed from."));
     props.set("lastTransitionTime", NODES.objectNode().put("type", "string").put("format", "date-time")
         .put("description", "When the status of this condition last changed."));
     props.set("reason", NODES.objectNode().put("type", "string").put("minLength", 1).put("maxLength", 1024)
@@ -169,14 +176,14 @@ public final class CrdPostProcessor {
     props.set("message", NODES.objectNode().put("type", "string").put("maxLength", 32768)
         .put("description", "A human-readable explanation of the last transition; may be empty."));
     ObjectNode item = NODES.objectNode().put("type", "object")
-        .put("description", "One aspect of the buffer's observed state.");
+        .put("description", "One aspect of the " + subject + "'s observed state.");
     item.set("properties", props);
     item.set("required", NODES.arrayNode().add("lastTransitionTime").add("message").add("reason").add("status")
         .add("type"));
     return item;
   }
 
-  private static void integralMinimums(JsonNode node) {
+  static void integralMinimums(JsonNode node) {
     if (node instanceof ObjectNode object) {
       JsonNode min = object.get("minimum");
       if (min != null && min.isNumber() && min.doubleValue() == Math.rint(min.doubleValue())) {

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -27,8 +28,17 @@ import org.slf4j.LoggerFactory;
 public final class AutoscalerLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AutoscalerLoop.class);
 
-  /** What one leadership term iterates over: core's autoscaler and the ports it was built with. */
-  public record Iteration(Autoscaler autoscaler, ClusterView view, NodeGroupProvider provider) {}
+  /**
+   * What one leadership term iterates over: core's autoscaler, the ports it was built with, and how one iteration
+   * runs ({@code run}: the autoscaler's {@code runOnce}, or that inside a ProvisioningRequest round).
+   */
+  public record Iteration(Autoscaler autoscaler, ClusterView view, NodeGroupProvider provider,
+      Function<Instant, IterationResult> run) {
+    /** An iteration that is the autoscaler's {@code runOnce} alone. */
+    public Iteration(Autoscaler autoscaler, ClusterView view, NodeGroupProvider provider) {
+      this(autoscaler, view, provider, autoscaler::runOnce);
+    }
+  }
 
   private final Supplier<Iteration> factory;
   private final PhaseTimer timer;
@@ -74,7 +84,7 @@ public final class AutoscalerLoop implements AutoCloseable {
     }
     timer.reset();
     long start = ticker.nanoTime();
-    IterationResult r = current.autoscaler().runOnce(now);
+    IterationResult r = current.run().apply(now);
     long main = ticker.nanoTime() - start;
     last = r;
     if (metrics != null) {

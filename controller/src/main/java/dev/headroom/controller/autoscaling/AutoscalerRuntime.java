@@ -14,6 +14,7 @@ import dev.headroom.core.autoscaler.AutoscalerState;
 import dev.headroom.core.autoscaler.ClusterView;
 import dev.headroom.core.autoscaler.NodeGroupProvider;
 import dev.headroom.core.autoscaler.SnapshotSimulation;
+import dev.headroom.core.provisioning.ProvisioningRequests;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplate;
@@ -63,9 +64,10 @@ public final class AutoscalerRuntime {
     KubernetesClient client = manager.client();
     InformerCache cache = manager.cache();
     PodGroupInformers podGroups = new PodGroupInformers(client, manager.health(), podGroupBackoff);
+    ProvisioningRequestInformer provisioningRequests = new ProvisioningRequestInformer(client, manager.health(), podGroupBackoff);
     PodChangeFeed podChanges = new PodChangeFeed();
     List<SharedIndexInformer<?>> informers = new ArrayList<>();
-    ClusterListers listers = listers(cache, podChanges, podGroups, informers);
+    ClusterListers listers = listers(cache, podChanges, podGroups, informers).withProvisioningRequests(provisioningRequests::requests);
     CompletableFuture<Void> synced = cache.synced(informers);
     Supplier<NodeGroupProvider> providers = providerFactory(client, s, clock, listers.nodes());
     ExecutorService eventWriter = Executors.newSingleThreadExecutor(r -> {
@@ -80,18 +82,20 @@ public final class AutoscalerRuntime {
     QueuedStatusWriter conditions = new QueuedStatusWriter(new BufferConditionWriter(client), "headroom-autoscaler-conditions");
     Supplier<AutoscalerLoop.Iteration> factory = () -> iteration(client, s, listers, providers.get(), events, timer, clock, metrics, conditions);
     AutoscalerLoop loop = new AutoscalerLoop(factory, timer, metrics, clock, Ticker.SYSTEM, s.options().scanInterval(),
-        () -> synced.isDone() && podGroups.hasSynced());
+        () -> synced.isDone() && podGroups.hasSynced() && provisioningRequests.hasSynced());
     // new demand starts an iteration at once instead of at the next scan interval
     cache.informer(Pod.class).addEventHandler(new DemandTrigger(s.options(), clock, loop::trigger));
     manager.add(new Manager.Runnable() {
       @Override
       public void start() {
         podGroups.start();
+        provisioningRequests.start();
       }
 
       @Override
       public void stop() {
         podGroups.close();
+        provisioningRequests.close();
         eventWriter.shutdown();
         conditions.close();
       }
@@ -179,9 +183,13 @@ public final class AutoscalerRuntime {
         });
     NodeGroupProvider timedProvider = timer.timed(actuating);
     ClusterView view = timer.timed(new InformerClusterView(listers));
-    Autoscaler autoscaler = new Autoscaler(s.options(), view, timedProvider, events, timer.timed(conditions),
+    // each iteration runs inside a ProvisioningRequest round, whose view the autoscaler reads (docs/provisioning-request.md)
+    ProvisioningRequests.Loop requests = new ProvisioningRequests(
+        ProvisioningRequests.Settings.DEFAULTS, SnapshotSimulation::new)
+        .loop(view, new ProvisioningRequestConditionWriter(client));
+    Autoscaler autoscaler = new Autoscaler(s.options(), requests.view(), timedProvider, events, timer.timed(conditions),
         new AutoscalerState(s.options()), cachedSimulations());
-    return new AutoscalerLoop.Iteration(autoscaler, view, timedProvider);
+    return new AutoscalerLoop.Iteration(autoscaler, view, timedProvider, now -> requests.runOnce(autoscaler::runOnce, now));
   }
 
   /** A factory of fresh providers of the configured kind (validates the configuration once, now). */

@@ -24,7 +24,20 @@ public record ClusterListers(
     Supplier<List<CapacityBuffer>> buffers,
     BiFunction<String, String, Optional<PodTemplate>> podTemplate,
     java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges,
-    Supplier<PodGroups> podGroups) {
+    Supplier<PodGroups> podGroups,
+    Supplier<List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest>> provisioningRequests) {
+
+  /** Listers without ProvisioningRequests. */
+  public ClusterListers(
+      Supplier<List<Node>> nodes,
+      Supplier<List<Pod>> pods,
+      Supplier<List<PodDisruptionBudget>> podDisruptionBudgets,
+      Supplier<List<CapacityBuffer>> buffers,
+      BiFunction<String, String, Optional<PodTemplate>> podTemplate,
+      java.util.function.LongFunction<Optional<dev.headroom.core.autoscaler.ClusterView.PodChanges>> podChanges,
+      Supplier<PodGroups> podGroups) {
+    this(nodes, pods, podDisruptionBudgets, buffers, podTemplate, podChanges, podGroups, List::of);
+  }
 
   /** Listers without a pod change log (every loop reads every pod) and without PodGroups. */
   public ClusterListers(
@@ -36,6 +49,11 @@ public record ClusterListers(
     this(nodes, pods, podDisruptionBudgets, buffers, podTemplate, cursor -> Optional.empty(), () -> PodGroups.NONE);
   }
 
+  /** These listers with the ProvisioningRequests read from {@code requests}. */
+  public ClusterListers withProvisioningRequests(Supplier<List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest>> requests) {
+    return new ClusterListers(nodes, pods, podDisruptionBudgets, buffers, podTemplate, podChanges, podGroups, requests);
+  }
+
   /** Every read is a fresh list from the API server (consistent with the previous write; for tests and tools). */
   public static ClusterListers fromApi(KubernetesClient client) {
     return new ClusterListers(
@@ -45,6 +63,7 @@ public record ClusterListers(
         () -> client.resources(CapacityBuffer.class).inAnyNamespace().list().getItems(),
         (ns, name) -> Optional.ofNullable(client.resources(PodTemplate.class).inNamespace(ns).withName(name).get()),
         cursor -> Optional.empty(),
-        PodGroupInformers.fromApi(client));
+        PodGroupInformers.fromApi(client),
+        ProvisioningRequestInformer.fromApi(client));
   }
 }

@@ -48,6 +48,12 @@ public final class InformerClusterView implements ClusterView {
     return listers.podGroups().get();
   }
 
+  /** The ProvisioningRequests the listers hold; none when their CRD is not installed. */
+  @Override
+  public List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests() {
+    return listers.provisioningRequests().get();
+  }
+
   @Override
   public List<CapacityBuffer> buffers() {
     return listers.buffers().get();

@@ -101,6 +101,11 @@ public final class PhaseTimer {
       }
 
       @Override
+      public List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests() {
+        return time(READ_CLUSTER, v::provisioningRequests);
+      }
+
+      @Override
       public Optional<PodTemplate> podTemplate(String namespace, String name) {
         return time(READ_CLUSTER, () -> v.podTemplate(namespace, name));
       }

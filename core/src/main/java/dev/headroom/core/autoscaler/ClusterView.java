@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler;
 
+import dev.headroom.api.provisioningrequest.v1.ProvisioningRequest;
 import dev.headroom.api.v1beta1.CapacityBuffer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -46,6 +47,14 @@ public interface ClusterView {
    */
   default PodGroups podGroups() {
     return PodGroups.NONE;
+  }
+
+  /**
+   * Every ProvisioningRequest ({@code autoscaling.x-k8s.io/v1}), all namespaces; none by default. Read by
+   * {@code provisioning.ProvisioningRequests}, which gives the autoscaler a view with the requests' pods in it.
+   */
+  default List<ProvisioningRequest> provisioningRequests() {
+    return List.of();
   }
 
   /** Every CapacityBuffer, all namespaces. */

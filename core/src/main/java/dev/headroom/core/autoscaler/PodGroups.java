@@ -1,5 +1,6 @@
 package dev.headroom.core.autoscaler;
 
+import dev.headroom.api.provisioningrequest.v1.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,11 @@ import java.util.OptionalInt;
  *   <li>{@link Source#VOLCANO}: the pod annotation {@code scheduling.k8s.io/group-name} naming a
  *       {@code scheduling.volcano.sh} PodGroup;
  *   <li>{@link Source#BUFFER}: the virtual pods of a CapacityBuffer annotated {@code headroom.dev/gang: "true"}
- *       (minMember is all of them).
+ *       (minMember is all of them);
+ *   <li>{@link Source#PROVISIONING_REQUEST}: the pod annotation {@code autoscaling.x-k8s.io/consume-provisioning-request}
+ *       (or its deprecated {@code cluster-autoscaler.kubernetes.io/} spelling) naming a ProvisioningRequest in the pod's
+ *       namespace whose group is declared (minMember is the request's total count; {@code provisioning.ProvisioningRequests}
+ *       declares the group of the best-effort-atomic request whose pods a loop scales up for).
  * </ul>
  * A pod whose PodGroup object is not known is not grouped (the scheduler plugins do not gang it either).
  */
@@ -42,7 +47,8 @@ public final class PodGroups {
 
   /** Where a group is declared. */
   public enum Source {
-    COSCHEDULING("coscheduling"), VOLCANO("volcano"), BUFFER("gang buffer");
+    COSCHEDULING("coscheduling"), VOLCANO("volcano"), BUFFER("gang buffer"),
+    PROVISIONING_REQUEST("provisioning request");
 
     private final String text;
 
@@ -88,6 +94,26 @@ public final class PodGroups {
     }
   }
 
+  /** The declared groups. */
+  public List<Group> groups() {
+    return List.copyOf(declared.values());
+  }
+
+  /** These groups and {@code more} (one of {@code more} with the key of one of these wins). */
+  public PodGroups with(List<Group> more) {
+    if (more.isEmpty()) {
+      return this;
+    }
+    List<Group> all = new java.util.ArrayList<>(declared.values());
+    all.addAll(more);
+    return new PodGroups(all);
+  }
+
+  /** The group of a ProvisioningRequest {@code namespace/name}: all {@code count} of its pods. */
+  public static Group provisioningRequest(String namespace, String name, int count) {
+    return new Group(new Key(Source.PROVISIONING_REQUEST, namespace, name), count);
+  }
+
   /** True when no group is declared. */
   public boolean isEmpty() {
     return declared.isEmpty();
@@ -102,6 +128,13 @@ public final class PodGroups {
     Group g = lookup(Source.COSCHEDULING, ns, p.getMetadata().getLabels(), COSCHEDULING_LABEL);
     if (g == null) {
       g = lookup(Source.VOLCANO, ns, p.getMetadata().getAnnotations(), VOLCANO_ANNOTATION);
+    }
+    if (g == null) {
+      g = lookup(Source.PROVISIONING_REQUEST, ns, p.getMetadata().getAnnotations(), ProvisioningRequest.CONSUME_ANNOTATION);
+    }
+    if (g == null) {
+      g = lookup(Source.PROVISIONING_REQUEST, ns, p.getMetadata().getAnnotations(),
+          ProvisioningRequest.DEPRECATED_CONSUME_ANNOTATION);
     }
     return Optional.ofNullable(g);
   }

@@ -133,6 +133,10 @@ final class Fixtures {
     @Override public List<CapacityBuffer> buffers() { return List.copyOf(buffers); }
     PodGroups podGroups = PodGroups.NONE;
     @Override public PodGroups podGroups() { return podGroups; }
+    final List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests = new ArrayList<>();
+    @Override public List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests() {
+      return List.copyOf(provisioningRequests);
+    }
     @Override public Optional<PodTemplate> podTemplate(String ns, String name) { return Optional.ofNullable(templates.get(name)); }
 
     @Override public List<NodeGroup> nodeGroups() { return List.copyOf(groups.values()); }

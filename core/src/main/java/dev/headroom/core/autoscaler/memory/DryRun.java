@@ -22,8 +22,11 @@ import java.util.Map;
  */
 public record DryRun(IterationResult result, List<RecordingNodeGroupProvider.Call> providerCalls, Map<String, List<Condition>> statusWrites) {
 
-  /** Runs one iteration at {@code now}. */
-  public static DryRun of(AutoscalerOptions options, StaticClusterView view, List<NodeGroup> groups, Instant now) {
+  /**
+   * Runs one iteration at {@code now} over {@code view} (a {@link StaticClusterView}, or a view built over one, such
+   * as a ProvisioningRequest round's).
+   */
+  public static DryRun of(AutoscalerOptions options, dev.headroom.core.autoscaler.ClusterView view, List<NodeGroup> groups, Instant now) {
     RecordingNodeGroupProvider provider = new RecordingNodeGroupProvider(groups).withStandbyNodes(view.nodes());
     RecordingEventSink events = new RecordingEventSink();
     RecordingStatusWriter writer = new RecordingStatusWriter();

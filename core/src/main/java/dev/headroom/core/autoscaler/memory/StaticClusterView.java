@@ -24,14 +24,21 @@ public final class StaticClusterView implements ClusterView {
   private final List<CapacityBuffer> buffers;
   private final Map<String, PodTemplate> templates;
   private final dev.headroom.core.autoscaler.PodGroups podGroups;
+  private final List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests;
 
   private StaticClusterView(Builder b) {
+    this.provisioningRequests = List.copyOf(b.provisioningRequests);
     this.nodes = List.copyOf(b.nodes);
     this.pods = List.copyOf(b.pods);
     this.pdbs = List.copyOf(b.pdbs);
     this.buffers = List.copyOf(b.buffers);
     this.templates = Map.copyOf(b.templates);
     this.podGroups = new dev.headroom.core.autoscaler.PodGroups(b.podGroups);
+  }
+
+  @Override
+  public List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests() {
+    return provisioningRequests;
   }
 
   /** An empty builder. */
@@ -75,6 +82,7 @@ public final class StaticClusterView implements ClusterView {
 
   /** Collects the objects of a view. */
   public static final class Builder {
+    private final List<dev.headroom.api.provisioningrequest.v1.ProvisioningRequest> provisioningRequests = new java.util.ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
     private final List<Pod> pods = new ArrayList<>();
     private final List<PodDisruptionBudget> pdbs = new ArrayList<>();
@@ -117,6 +125,12 @@ public final class StaticClusterView implements ClusterView {
     /** A PodTemplate (a buffer's managed template); namespace {@code default} when unset. */
     public Builder podTemplate(PodTemplate t) {
       templates.put(key(t.getMetadata().getNamespace(), t.getMetadata().getName()), t);
+      return this;
+    }
+
+    /** A ProvisioningRequest. */
+    public Builder provisioningRequest(dev.headroom.api.provisioningrequest.v1.ProvisioningRequest r) {
+      provisioningRequests.add(r);
       return this;
     }
 
