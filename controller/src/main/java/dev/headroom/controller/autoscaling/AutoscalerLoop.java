@@ -10,8 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +49,10 @@ public final class AutoscalerLoop implements AutoCloseable {
   private final BooleanSupplier ready;
   private Iteration current;
   private Thread thread;
-  /** Guards {@link #triggerAt} and {@link #running}; notified by {@link #trigger(Instant)} and {@link #stop()}. */
+  /** Guards {@link #schedule} and {@link #running}; notified by {@link #trigger(Instant)} and {@link #stop()}. */
   private final Object wake = new Object();
-  /** {@link Ticker#nanoTime()} of the earliest pending trigger, {@link Long#MAX_VALUE} for none. */
-  private long triggerAt = Long.MAX_VALUE;
+  /** When iterations are due, in {@link Ticker#nanoTime()}; replaced at each start. */
+  private LoopTrigger.Schedule schedule;
   private boolean running;
   private volatile IterationResult last;
   private dev.headroom.core.autoscaler.PendingDemand.NotDemand loggedNotDemand = dev.headroom.core.autoscaler.PendingDemand.NotDemand.NONE;
@@ -135,7 +135,7 @@ public final class AutoscalerLoop implements AutoCloseable {
     lastTick = ticker.nanoTime();
     synchronized (wake) {
       running = true;
-      triggerAt = Long.MAX_VALUE;
+      schedule = new LoopTrigger.Schedule(interval.toNanos(), lastTick);
     }
     thread = new Thread(this::iterate, "headroom-autoscaler");
     thread.setDaemon(true);
@@ -156,23 +156,19 @@ public final class AutoscalerLoop implements AutoCloseable {
   public void trigger(Instant at) {
     long delay = Math.max(0, Duration.between(clock.instant(), at).toNanos());
     synchronized (wake) {
-      triggerAt = Math.min(triggerAt, ticker.nanoTime() + delay);
-      wake.notifyAll();
+      if (schedule != null && schedule.trigger(ticker.nanoTime() + delay)) {
+        wake.notifyAll();
+      }
     }
   }
 
   /** The loop thread: waits for the next scan interval or a due trigger, whichever comes first, then ticks. */
   private void iterate() {
-    long intervalNanos = interval.toNanos();
-    long next = ticker.nanoTime() + intervalNanos;
-    boolean hold = false; // the last iteration scaled: triggers wait for the next regular iteration
     while (true) {
-      long began;
       synchronized (wake) {
         try {
           while (running) {
-            long due = hold ? next : Math.min(next, triggerAt);
-            long wait = due - ticker.nanoTime();
+            long wait = schedule.due() - ticker.nanoTime();
             if (wait <= 0) {
               break;
             }
@@ -185,15 +181,13 @@ public final class AutoscalerLoop implements AutoCloseable {
         if (!running) {
           return;
         }
-        began = ticker.nanoTime();
-        if (triggerAt <= began) {
-          triggerAt = Long.MAX_VALUE; // served by this iteration; a later one stays pending
-        }
+        // fixed rate: the next regular iteration one interval after this one began (at once if it overran)
+        schedule.began(ticker.nanoTime());
       }
       IterationResult r = tick();
-      // fixed rate, as before: the next regular iteration one interval after this one began (at once if it overran)
-      next = began + intervalNanos;
-      hold = LoopTrigger.holdsTriggers(r);
+      synchronized (wake) {
+        schedule.finished(r);
+      }
       if (Thread.currentThread().isInterrupted()) {
         return;
       }

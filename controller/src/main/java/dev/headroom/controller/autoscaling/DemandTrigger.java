@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -17,13 +16,11 @@ import java.util.function.Consumer;
  */
 final class DemandTrigger implements ResourceEventHandler<Pod> {
   private final AutoscalerOptions options;
-  private final Set<String> bypassed;
   private final Clock clock;
   private final Consumer<Instant> wake;
 
   DemandTrigger(AutoscalerOptions options, Clock clock, Consumer<Instant> wake) {
     this.options = options;
-    this.bypassed = options.bypassedSchedulers();
     this.clock = clock;
     this.wake = wake;
   }
@@ -35,7 +32,7 @@ final class DemandTrigger implements ResourceEventHandler<Pod> {
 
   @Override
   public void onUpdate(Pod oldPod, Pod newPod) {
-    if (LoopTrigger.becameDemand(oldPod, newPod, bypassed)) {
+    if (LoopTrigger.becameDemand(oldPod, newPod, options.bypassedSchedulers())) {
       wake.accept(LoopTrigger.wakeAt(newPod, options, clock.instant()));
     }
   }

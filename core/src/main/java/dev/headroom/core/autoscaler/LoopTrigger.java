@@ -63,4 +63,47 @@ public final class LoopTrigger {
   public static boolean holdsTriggers(IterationResult r) {
     return r != null && (!r.scaleUp().isEmpty() || !r.scaleDown().isEmpty());
   }
+
+  /**
+   * The loop's timing by this rule, in the caller's time unit (nanoseconds of a ticker in cluster mode, virtual
+   * milliseconds in the simulator): when the next iteration is due ({@link #due}), given the fixed rate, the earliest
+   * pending trigger and whether the last iteration holds triggers. Not thread-safe: the caller guards it.
+   */
+  public static final class Schedule {
+    private final long interval;
+    private long next;
+    private long triggerAt = Long.MAX_VALUE;
+    private boolean hold;
+
+    /** A schedule whose first regular iteration is one {@code interval} after {@code start}. */
+    public Schedule(long interval, long start) {
+      this.interval = interval;
+      this.next = start + interval;
+    }
+
+    /** Asks for an iteration at {@code at}; triggers coalesce at the earliest. Whether that moved {@link #due}. */
+    public boolean trigger(long at) {
+      long before = due();
+      triggerAt = Math.min(triggerAt, at);
+      return due() != before;
+    }
+
+    /** When the next iteration is due: the next regular scan, or the earliest trigger unless triggers are held. */
+    public long due() {
+      return hold ? next : Math.min(next, triggerAt);
+    }
+
+    /** An iteration began at {@code at}: it serves the triggers due by then, and the fixed rate restarts from it. */
+    public void began(long at) {
+      if (triggerAt <= at) {
+        triggerAt = Long.MAX_VALUE; // a later one stays pending
+      }
+      next = at + interval;
+    }
+
+    /** The iteration begun last ended with {@code r} (null when skipped or failed). */
+    public void finished(IterationResult r) {
+      hold = holdsTriggers(r);
+    }
+  }
 }

@@ -17,12 +17,9 @@ import java.util.function.Supplier;
  */
 final class LoopSchedule {
   private final EventQueue events;
-  private final long interval;
   private final long end;
   private final Supplier<IterationResult> iteration;
-  private long next;
-  private long triggerAt = Long.MAX_VALUE;
-  private boolean hold;
+  private final LoopTrigger.Schedule schedule;
   private long generation;
   private long scheduledAt = Long.MIN_VALUE;
 
@@ -31,37 +28,29 @@ final class LoopSchedule {
    */
   LoopSchedule(EventQueue events, long intervalMillis, long endMillis, Supplier<IterationResult> iteration) {
     this.events = events;
-    this.interval = intervalMillis;
     this.end = endMillis;
     this.iteration = iteration;
-    this.next = intervalMillis;
+    this.schedule = new LoopTrigger.Schedule(intervalMillis, 0);
     reschedule();
   }
 
   /** Asks for an iteration at {@code atMillis} (at once when it has passed). */
   void trigger(long atMillis) {
-    long at = Math.max(atMillis, events.clock().millis());
-    if (at < triggerAt) {
-      triggerAt = at;
+    if (schedule.trigger(Math.max(atMillis, events.clock().millis()))) {
       reschedule();
     }
   }
 
-  /** The instant of the next iteration as things stand. */
-  private long due() {
-    return hold ? next : Math.min(next, triggerAt);
-  }
-
   private void reschedule() {
-    long due = due();
-    if (due == scheduledAt || due > end) {
-      if (due > end) {
-        generation++;
-        scheduledAt = Long.MIN_VALUE;
-      }
+    long due = schedule.due();
+    if (due == scheduledAt) {
       return;
     }
     long mine = ++generation;
+    if (due > end) {
+      scheduledAt = Long.MIN_VALUE;
+      return;
+    }
     scheduledAt = due;
     events.at(due, Phase.AUTOSCALER, () -> {
       if (mine == generation) {
@@ -71,14 +60,9 @@ final class LoopSchedule {
   }
 
   private void run() {
-    long began = events.clock().millis();
     scheduledAt = Long.MIN_VALUE;
-    if (triggerAt <= began) {
-      triggerAt = Long.MAX_VALUE; // served by this iteration; a later one stays pending
-    }
-    IterationResult r = iteration.get();
-    next = began + interval;
-    hold = LoopTrigger.holdsTriggers(r);
+    schedule.began(events.clock().millis());
+    schedule.finished(iteration.get());
     reschedule();
   }
 }
